@@ -1,0 +1,141 @@
+/*
+ * spl_plugin.h — the versioned, C-only ABI between a Simple runtime and a
+ * native plugin such as libspl_torch.so.
+ *
+ * A host dlopen()s the plugin, looks up the single symbol
+ * `spl_plugin_open` and calls it with the ABI version it was compiled for.
+ * The plugin answers with a table of every function it provides: name,
+ * Simple signature, a uniform boxed thunk (for interpreters) and the typed C
+ * symbol (for compiled code).  Nothing else crosses the boundary: no C++
+ * types, no exceptions, no raw pointers to library objects.
+ *
+ * Ownership: values passed *into* a plugin are borrowed for the duration of
+ * the call.  Text and arrays a plugin *returns* live in per-thread scratch
+ * storage owned by the plugin and stay valid until that thread's next call
+ * into the same plugin; a host copies them out at once.
+ */
+#ifndef SPL_PLUGIN_H
+#define SPL_PLUGIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped on any incompatible change of the structs or calling conventions below. */
+#define SPL_PLUGIN_ABI_VERSION 1u
+
+/* Tags of boxed values. Numbers are part of the ABI: append, never renumber. */
+typedef enum SplTag {
+    SPL_NIL = 0,   /* no value: None, an omitted optional, void results */
+    SPL_BOOL = 1,
+    SPL_I64 = 2,
+    SPL_F64 = 3,
+    SPL_TEXT = 4,  /* UTF-8, as.text.ptr with as.text.len bytes (NUL-terminated too) */
+    SPL_ARRAY = 5, /* as.array.items[0 .. as.array.len) of boxed values */
+    SPL_ERROR = 6  /* only as a result: as.text holds the message */
+} SplTag;
+
+typedef struct SplValue SplValue;
+
+typedef struct SplText {
+    const char *ptr;
+    int64_t len;
+} SplText;
+
+typedef struct SplArray {
+    const SplValue *items;
+    int64_t len;
+} SplArray;
+
+struct SplValue {
+    int32_t tag; /* an SplTag */
+    union {
+        bool b;
+        int64_t i;
+        double f;
+        SplText text;
+        SplArray array;
+    } as;
+};
+
+/* Typed-ABI aggregates: one C parameter per schema argument. A negative len
+ * means "None" for an optional list. */
+typedef struct SplI64Array {
+    const int64_t *data;
+    int64_t len;
+} SplI64Array;
+
+typedef struct SplF64Array {
+    const double *data;
+    int64_t len;
+} SplF64Array;
+
+typedef struct SplBoolArray {
+    const bool *data;
+    int64_t len;
+} SplBoolArray;
+
+typedef struct SplTextArray {
+    const char *const *data;
+    int64_t len;
+} SplTextArray;
+
+/* Status of a boxed call. On SPL_STATUS_ERROR the result is SPL_ERROR. */
+typedef enum SplStatus { SPL_STATUS_OK = 0, SPL_STATUS_ERROR = 1 } SplStatus;
+
+/* The uniform calling convention for interpreters. `args` holds `nargs`
+ * positional values; a function accepts any count between its required and
+ * total parameter counts (trailing parameters take their defaults). */
+typedef SplStatus (*SplBoxedFn)(const SplValue *args, int32_t nargs, SplValue *result);
+
+/* One parameter of a registered function. `simple_type` is written as in a
+ * Simple `extern fn` ("i64", "[i64]", "f64?", "any", ...). `default_value`
+ * is a Simple literal, or NULL when the parameter is required. */
+typedef struct SplParam {
+    const char *name;
+    const char *simple_type;
+    const char *default_value;
+} SplParam;
+
+typedef struct SplFunction {
+    const char *name;            /* e.g. "rt_torch_add_Tensor" */
+    const char *signature;       /* the full Simple declaration, "extern fn ...", for checks */
+    const char *return_type;     /* Simple type, "" for none */
+    const SplParam *params;
+    int32_t nparams;
+    int32_t nrequired;           /* leading parameters without a default */
+    SplBoxedFn boxed;            /* never NULL */
+    void (*typed)(void);         /* the typed C symbol; cast to its real type */
+} SplFunction;
+
+typedef struct SplPluginInfo {
+    uint32_t abi_version;         /* SPL_PLUGIN_ABI_VERSION the plugin was built with */
+    const char *plugin_name;      /* "torch" */
+    const char *plugin_version;   /* the plugin's own version */
+    const char *library_version;  /* the wrapped library's version, e.g. LibTorch "2.15.0" */
+    const SplFunction *functions; /* sorted by name (strcmp), for binary search */
+    int64_t nfunctions;
+    /* Finds a function by name; NULL when there is none. */
+    const SplFunction *(*find)(const char *name);
+} SplPluginInfo;
+
+/* The request a host makes when it opens a plugin. */
+typedef struct SplHostRequest {
+    uint32_t abi_version;              /* the host's SPL_PLUGIN_ABI_VERSION */
+    const char *expected_library_version; /* NULL to accept any; else must equal library_version */
+} SplHostRequest;
+
+/* The one symbol a host looks up. Returns NULL when the plugin refuses the
+ * request; then `*error` (if non-NULL) points at a static message that says
+ * why, naming both versions. */
+typedef const SplPluginInfo *(*SplPluginOpenFn)(const SplHostRequest *request, const char **error);
+#define SPL_PLUGIN_OPEN_SYMBOL "spl_plugin_open"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPL_PLUGIN_H */
