@@ -1,0 +1,27 @@
+// Layer 2 (API): the names an operator and its parameters get on each side.
+#pragma once
+
+#include "model/schema.h"
+
+#include <string>
+
+namespace codegen::api {
+
+// "add" + "Tensor" -> "rt_torch_add_Tensor"; the same scheme as at::_ops
+// struct names ("add_" + "Tensor" -> add__Tensor), which C++ keeps unique.
+std::string entry_point_name(const FunctionSchema& schema);
+// The at::_ops struct: "add_Tensor", "add", "__and___Tensor".
+std::string ops_struct_name(const FunctionSchema& schema);
+// A schema argument name that is safe as a C++ identifier.
+std::string c_param_name(const std::string& name);
+// A schema argument name that is safe as a Simple parameter name.
+std::string simple_param_name(const std::string& name);
+
+} // namespace codegen::api
+
+namespace codegen::api {
+// The per-operator header that declares at::_ops::<struct>, as torchgen
+// names it: the operator's root name, without in-place `_`, dunder
+// underscores or a `_functional` suffix ("__iand__" -> "ATen/ops/and_ops.h").
+std::string ops_header(const FunctionSchema& schema);
+} // namespace codegen::api

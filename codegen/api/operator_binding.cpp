@@ -1,0 +1,106 @@
+#include "api/operator_binding.h"
+
+#include "api/names.h"
+
+#include <algorithm>
+
+namespace codegen::api {
+namespace {
+
+std::string substitute(std::string text, const std::string& token, const std::string& value) {
+    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
+        text.replace(at, token.size(), value);
+    return text;
+}
+
+// The argument whose written alias set a return shares (`Tensor(a!)` -> self).
+const ParamBinding* aliased_argument(const Return& ret, const std::vector<ParamBinding>& params) {
+    if (!ret.type.alias || !ret.type.alias->is_write) return nullptr;
+    for (const auto& p : params) {
+        const auto& alias = p.arg->type.alias;
+        if (alias && alias->is_write && alias->before_set == ret.type.alias->before_set) return &p;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* why) {
+    OperatorBinding b;
+    b.op = &op;
+    b.entry_point = entry_point_name(op.schema);
+    b.ops_struct = ops_struct_name(op.schema);
+
+    for (const Argument& arg : op.schema.arguments) {
+        auto type = bind_argument(arg.type, why);
+        if (!type) return std::nullopt;
+        ParamBinding p{&arg, c_param_name(arg.name), simple_param_name(arg.name), *type, std::nullopt};
+        if (arg.default_value) p.default_value = bind_default(arg, "kDefault_" + b.ops_struct + "_" + arg.name);
+        b.params.push_back(std::move(p));
+    }
+    b.nrequired = static_cast<int>(b.params.size());
+    // A boxed call may omit only trailing arguments: an argument with a
+    // default before a required one (alpha before out=) keeps its default in
+    // the Simple declaration, for hosts to fill in, but is required here.
+    while (b.nrequired > 0 && b.params[b.nrequired - 1].default_value) --b.nrequired;
+
+    const auto& returns = op.schema.returns;
+    ResultBinding& r = b.result;
+    if (returns.empty()) {
+        r.is_void = true;
+        r.c_type = "void";
+        r.simple_type = "";
+        return b;
+    }
+    if (returns.size() == 1) {
+        const Return& ret = returns[0];
+        if (const ParamBinding* p = aliased_argument(ret, b.params)) {
+            r.returns_argument = true;
+            if (ret.type.is_list) {
+                r.c_type = "SplValue";
+                r.simple_type = "[i64]";
+                r.single_to_abi = "spl::handle_list_value(" + p->c_name + ")";
+            } else {
+                r.c_type = "int64_t";
+                r.simple_type = "i64";
+                r.single_to_abi = p->c_name;
+            }
+            return b;
+        }
+        auto rb = bind_return(ret.type, why);
+        if (!rb) return std::nullopt;
+        r.c_type = rb->c_type;
+        r.simple_type = rb->simple_type;
+        r.single_to_abi = rb->to_abi;
+        return b;
+    }
+    r.is_tuple = true;
+    r.c_type = "SplValue";
+    bool all_tensors = true;
+    std::vector<std::string> simple_types;
+    for (size_t k = 0; k < returns.size(); ++k) {
+        const Return& ret = returns[k];
+        if (const ParamBinding* p = aliased_argument(ret, b.params)) {
+            r.element_boxed.push_back(ret.type.is_list ? "spl::handle_list_value(" + p->c_name + ")"
+                                                       : "spl::v_i64(" + p->c_name + ")");
+            simple_types.push_back(ret.type.is_list ? "[i64]" : "i64");
+            all_tensors = all_tensors && !ret.type.is_list;
+            continue;
+        }
+        auto rb = bind_return(ret.type, why);
+        if (!rb) return std::nullopt;
+        r.element_boxed.push_back(substitute(rb->to_boxed, "{r}", "std::get<" + std::to_string(k) + ">(r)"));
+        simple_types.push_back(rb->simple_type);
+        all_tensors = all_tensors && rb->key == "Tensor";
+    }
+    if (all_tensors) {
+        r.simple_type = "[i64]";
+    } else {
+        r.simple_type = "(";
+        for (size_t k = 0; k < simple_types.size(); ++k) r.simple_type += (k ? ", " : "") + simple_types[k];
+        r.simple_type += ")";
+    }
+    return b;
+}
+
+} // namespace codegen::api

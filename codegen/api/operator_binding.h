@@ -1,0 +1,48 @@
+// Layer 2 (API): one operator seen from every side at once — what each
+// emitter needs, decided here from the type table so that emitters only format.
+#pragma once
+
+#include "api/type_table.h"
+#include "model/schema.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace codegen::api {
+
+struct ParamBinding {
+    const Argument* arg;
+    std::string c_name;      // C/C++ identifier
+    std::string simple_name; // Simple parameter name
+    ArgBinding type;
+    std::optional<DefaultBinding> default_value;
+};
+
+// What a return turns into.
+struct ResultBinding {
+    std::string simple_type;   // "" for none
+    std::string c_type;        // "void" for none
+    // For a single return: the ATen->typed conversion, or the aliased argument's C name.
+    // For several: one boxed expression per element, `{r}` standing for std::get<k>(r).
+    std::vector<std::string> element_boxed;
+    std::string single_to_abi;  // when returns.size() == 1
+    bool returns_argument = false; // in-place / out=: the input handle comes back
+    bool is_tuple = false;
+    bool is_void = false;
+};
+
+struct OperatorBinding {
+    const Operator* op;
+    std::string entry_point;
+    std::string ops_struct;
+    std::vector<ParamBinding> params;
+    int nrequired = 0;
+    ResultBinding result;
+};
+
+// Binds an operator, or returns std::nullopt with `why` naming the first type
+// without a binding.
+std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* why);
+
+} // namespace codegen::api

@@ -1,0 +1,40 @@
+#include "api/policy.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <stdexcept>
+
+namespace codegen::api {
+
+Policy Policy::load(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read policy file " + path);
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+    Policy policy;
+    for (const auto& entry : doc.value("exclude_types", nlohmann::json::array()))
+        policy.excluded_types[entry.at("type").get<std::string>()] = entry.at("reason").get<std::string>();
+    for (const auto& entry : doc.value("exclude_operators", nlohmann::json::array()))
+        policy.excluded_operators[entry.at("operator").get<std::string>()] = entry.at("reason").get<std::string>();
+    for (const auto& [name, reason] : policy.excluded_operators)
+        if (reason.empty()) throw std::runtime_error(path + ": exclusion of " + name + " gives no reason");
+    return policy;
+}
+
+std::string Policy::exclusion_reason(const Operator& op) const {
+    if (auto it = excluded_operators.find(op.schema.qualified_name()); it != excluded_operators.end())
+        return it->second;
+    auto uses = [&](const Type& t) { return excluded_types.find(t.base); };
+    for (const auto& arg : op.schema.arguments)
+        if (auto it = uses(arg.type); it != excluded_types.end()) return it->first + ": " + it->second;
+    for (const auto& ret : op.schema.returns)
+        if (auto it = uses(ret.type); it != excluded_types.end()) return it->first + ": " + it->second;
+    return "";
+}
+
+} // namespace codegen::api

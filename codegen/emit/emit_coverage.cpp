@@ -1,0 +1,69 @@
+#include "emit/emitters.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace codegen::emit {
+namespace {
+
+struct Counts {
+    size_t total = 0, bound = 0, out_bound = 0, inplace_bound = 0;
+    size_t with_generator = 0, with_dimname = 0, with_memory_format = 0, mixed_tuples = 0;
+};
+
+Counts count(const api::BoundSet& set) {
+    Counts c;
+    c.total = set.ir->operators.size();
+    c.bound = set.bound.size();
+    for (const auto& b : set.bound) {
+        const auto kind = b.op->schema.kind();
+        c.out_bound += kind == SchemaKind::out;
+        c.inplace_bound += kind == SchemaKind::inplace;
+        bool gen = false, dim = false, mem = false;
+        for (const auto& a : b.op->schema.arguments) {
+            gen |= a.type.base == "Generator";
+            dim |= a.type.base == "Dimname";
+            mem |= a.type.base == "MemoryFormat";
+        }
+        c.with_generator += gen;
+        c.with_dimname += dim;
+        c.with_memory_format += mem;
+        c.mixed_tuples += b.result.is_tuple && b.result.simple_type.front() == '(';
+    }
+    return c;
+}
+
+std::string percent(size_t part, size_t whole) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(2) << (whole ? 100.0 * part / whole : 100.0) << "%";
+    return s.str();
+}
+
+} // namespace
+
+std::string coverage_summary(const api::BoundSet& set) {
+    const Counts c = count(set);
+    std::ostringstream s;
+    s << "coverage: " << c.bound << " of " << c.total << " operator overloads bound (" << percent(c.bound, c.total)
+      << "), " << set.excluded.size() << " excluded by schema/policy.json\n"
+      << "  out= variants " << c.out_bound << ", in-place " << c.inplace_bound << ", with Generator "
+      << c.with_generator << ", with Dimname " << c.with_dimname << ", with MemoryFormat " << c.with_memory_format
+      << ", mixed tuple returns " << c.mixed_tuples << "\n";
+    return s.str();
+}
+
+OutputFile emit_coverage(const api::BoundSet& set) {
+    std::ostringstream out;
+    out << banner(*set.ir, "#");
+    out << coverage_summary(set);
+    out << "\nexcluded (" << set.excluded.size() << "):\n";
+    for (const auto& e : set.excluded)
+        out << "  " << e.op->schema.qualified_name() << ": " << e.reason << "\n";
+    if (!set.unused_policy_entries.empty()) {
+        out << "\npolicy entries naming operators this LibTorch does not have:\n";
+        for (const auto& name : set.unused_policy_entries) out << "  " << name << "\n";
+    }
+    return {"coverage.txt", out.str()};
+}
+
+} // namespace codegen::emit

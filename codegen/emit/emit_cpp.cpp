@@ -1,0 +1,140 @@
+#include "emit/emitters.h"
+
+#include "api/names.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace codegen::emit {
+namespace {
+
+std::string substitute(std::string text, const std::string& token, const std::string& value) {
+    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
+        text.replace(at, token.size(), value);
+    return text;
+}
+
+std::string c_params(const api::OperatorBinding& b) {
+    std::string out;
+    for (size_t i = 0; i < b.params.size(); ++i)
+        out += (i ? ", " : "") + b.params[i].type.c_type + " " + b.params[i].c_name;
+    return out.empty() ? "void" : out;
+}
+
+std::string typed_prototype(const api::OperatorBinding& b) {
+    return b.result.c_type + " " + b.entry_point + "(" + c_params(b) + ")";
+}
+
+// The ATen call with every argument converted: at::_ops::add_Tensor::call(...).
+std::string aten_call(const api::OperatorBinding& b) {
+    std::string args;
+    for (size_t i = 0; i < b.params.size(); ++i) {
+        const auto& p = b.params[i];
+        std::string conv = substitute(p.type.to_aten, "{v}", p.c_name);
+        conv = substitute(conv, "{n}", "\"" + p.arg->name + "\"");
+        conv = substitute(conv, "{N}", std::to_string(p.arg->type.list_size.value_or(0)));
+        args += (i ? ", " : "") + conv;
+    }
+    return "at::_ops::" + b.ops_struct + "::call(" + args + ")";
+}
+
+void emit_typed(std::ostream& out, const api::OperatorBinding& b) {
+    const auto& r = b.result;
+    out << "extern \"C\" SPL_TORCH_EXPORT " << typed_prototype(b) << " {\n";
+    out << "    return spl::guarded<" << r.c_type << ">([&] {\n";
+    if (r.c_type == "SplValue") out << "        spl::ResultArena::current().reset();\n";
+    if (r.is_void) {
+        out << "        " << aten_call(b) << ";\n";
+    } else if (r.is_tuple) {
+        out << "        auto&& r = " << aten_call(b) << ";\n";
+        out << "        (void)r;\n";
+        out << "        return spl::tuple_value({";
+        for (size_t k = 0; k < r.element_boxed.size(); ++k) out << (k ? ", " : "") << r.element_boxed[k];
+        out << "});\n";
+    } else if (r.returns_argument) {
+        out << "        " << aten_call(b) << ";\n";
+        out << "        return " << r.single_to_abi << ";\n";
+    } else {
+        out << "        return " << substitute(r.single_to_abi, "{r}", aten_call(b)) << ";\n";
+    }
+    out << "    });\n}\n";
+}
+
+void emit_boxed(std::ostream& out, const api::OperatorBinding& b, size_t registry_index) {
+    out << "SplStatus spl_boxed_" << b.entry_point << "(const SplValue* a, int32_t n, SplValue* r) {\n";
+    out << "    return spl::boxed_call(r, [&](SplValue* result) {\n";
+    out << "        spl::BoxedArgs in(spl_torch_generated_functions[" << registry_index << "], a, n);\n";
+    std::string args;
+    for (size_t i = 0; i < b.params.size(); ++i) {
+        const auto& p = b.params[i];
+        std::string read = "in." + p.type.unbox + "(" + std::to_string(i);
+        if (p.default_value && static_cast<int>(i) >= b.nrequired) read += ", " + p.default_value->cpp;
+        read += ")";
+        args += (i ? ", " : "") + read;
+    }
+    if (b.result.is_void) {
+        out << "        " << b.entry_point << "(" << args << ");\n";
+        out << "        *result = spl::v_nil();\n";
+    } else {
+        out << "        *result = spl::boxed(" << b.entry_point << "(" << args << "));\n";
+    }
+    out << "    });\n}\n";
+}
+
+} // namespace
+
+std::vector<OutputFile> emit_cpp(const api::BoundSet& set, int shards) {
+    // Operators sharing a per-operator header stay in one shard, and shards
+    // get about the same number of operators, so each of the two cores gets
+    // an even share of the build.
+    std::map<std::string, std::vector<size_t>> by_header;
+    for (size_t i = 0; i < set.bound.size(); ++i) by_header[api::ops_header(set.bound[i].op->schema)].push_back(i);
+    std::vector<std::vector<std::string>> headers(shards);
+    std::vector<std::vector<size_t>> members(shards);
+    const size_t per_shard = (set.bound.size() + shards - 1) / shards;
+    int current = 0;
+    for (const auto& [header, indices] : by_header) {
+        if (members[current].size() >= per_shard && current + 1 < shards) ++current;
+        headers[current].push_back(header);
+        members[current].insert(members[current].end(), indices.begin(), indices.end());
+    }
+
+    std::vector<OutputFile> files;
+    for (int s = 0; s < shards; ++s) {
+        std::ostringstream out;
+        out << banner(*set.ir, "//");
+        out << "// Shard " << s << " of " << shards << ": " << members[s].size() << " entry points.\n";
+        out << "#include \"generated_support.h\"\n\n";
+        for (const auto& h : headers[s]) out << "#include <" << h << ">\n";
+        out << "\nnamespace {\n";
+        for (size_t i : members[s])
+            for (const auto& p : set.bound[i].params)
+                if (p.default_value && !p.default_value->cpp_array_decl.empty() &&
+                    &p - set.bound[i].params.data() >= set.bound[i].nrequired)
+                    out << p.default_value->cpp_array_decl << "\n";
+        out << "} // namespace\n\n";
+        for (size_t i : members[s]) {
+            emit_typed(out, set.bound[i]);
+            emit_boxed(out, set.bound[i], i);
+            out << "\n";
+        }
+        char name[32];
+        std::snprintf(name, sizeof name, "ops_%02d.cpp", s);
+        files.push_back({name, out.str()});
+    }
+
+    std::ostringstream header;
+    header << banner(*set.ir, "//");
+    header << "// Every typed entry point of libspl_torch.so, for compiled Simple code and C callers.\n";
+    header << "// Errors: a failed call returns a zero value and sets rt_torch_error_pending().\n";
+    header << "#ifndef SPL_TORCH_OPS_H\n#define SPL_TORCH_OPS_H\n\n#include \"spl_plugin.h\"\n\n";
+    header << "#define SPL_TORCH_LIBTORCH_VERSION \"" << set.ir->libtorch_version << "\"\n\n";
+    header << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+    for (const auto& b : set.bound) header << typed_prototype(b) << ";\n";
+    header << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
+    files.push_back({"spl_torch_ops.h", header.str()});
+    return files;
+}
+
+} // namespace codegen::emit

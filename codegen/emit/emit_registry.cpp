@@ -1,0 +1,76 @@
+#include "emit/emitters.h"
+
+#include <sstream>
+
+namespace codegen::emit {
+namespace {
+
+std::string c_string(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+} // namespace
+
+std::string simple_declaration(const api::OperatorBinding& b) {
+    std::string out = "extern fn " + b.entry_point + "(";
+    for (size_t i = 0; i < b.params.size(); ++i) {
+        const auto& p = b.params[i];
+        out += (i ? ", " : "") + p.simple_name + ": " + p.type.simple_type;
+        if (p.default_value) out += " = " + p.default_value->simple;
+    }
+    out += ")";
+    if (!b.result.simple_type.empty()) out += " -> " + b.result.simple_type;
+    return out;
+}
+
+OutputFile emit_registry(const api::BoundSet& set) {
+    std::ostringstream out;
+    out << banner(*set.ir, "//");
+    out << "// The registration table: one SplFunction per entry point, sorted by name.\n";
+    out << "#include \"generated_support.h\"\n#include \"spl_torch_ops.h\"\n\n";
+    for (const auto& b : set.bound)
+        out << "SplStatus spl_boxed_" << b.entry_point << "(const SplValue*, int32_t, SplValue*);\n";
+    out << "\nnamespace {\n";
+    for (size_t i = 0; i < set.bound.size(); ++i) {
+        const auto& b = set.bound[i];
+        if (b.params.empty()) continue;
+        out << "const SplParam kParams" << i << "[] = {";
+        for (size_t k = 0; k < b.params.size(); ++k) {
+            const auto& p = b.params[k];
+            out << (k ? ", " : "") << "{" << c_string(p.simple_name) << ", " << c_string(p.type.simple_type) << ", "
+                << (p.default_value ? c_string(p.default_value->simple) : "nullptr") << "}";
+        }
+        out << "};\n";
+    }
+    out << "} // namespace\n\n";
+    out << "extern const SplFunction spl_torch_generated_functions[] = {\n";
+    for (size_t i = 0; i < set.bound.size(); ++i) {
+        const auto& b = set.bound[i];
+        out << "    {" << c_string(b.entry_point) << ", " << c_string(simple_declaration(b)) << ", "
+            << c_string(b.result.simple_type) << ", " << (b.params.empty() ? "nullptr" : "kParams" + std::to_string(i))
+            << ", " << b.params.size() << ", " << b.nrequired << ", &spl_boxed_" << b.entry_point
+            << ", reinterpret_cast<void (*)(void)>(&" << b.entry_point << ")},\n";
+    }
+    out << "};\n";
+    out << "extern const int64_t spl_torch_generated_count = " << set.bound.size() << ";\n";
+    out << "extern const char spl_torch_generated_libtorch_version[] = " << c_string(set.ir->libtorch_version)
+        << ";\n";
+    return {"registry.cpp", out.str()};
+}
+
+OutputFile emit_spl(const api::BoundSet& set) {
+    std::ostringstream out;
+    out << banner(*set.ir, "#");
+    out << "\"\"\"The raw LibTorch entry points of libspl_torch.so: one extern fn per ATen operator overload.\n\n";
+    out << "Tensors are i64 handles (0 = None). Programs use lib.torch, which wraps these.\n\"\"\"\n\n";
+    out << "val LIBTORCH_VERSION = \"" << set.ir->libtorch_version << "\"\n\n";
+    for (const auto& b : set.bound) out << simple_declaration(b) << "\n";
+    return {"ffi.spl", out.str()};
+}
+
+} // namespace codegen::emit

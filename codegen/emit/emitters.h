@@ -1,0 +1,38 @@
+// Layer 3: emitters. Each formats one kind of output from a BoundSet and
+// decides nothing about types (that is api/type_table.cpp's job).
+#pragma once
+
+#include "api/bound_set.h"
+
+#include <string>
+#include <vector>
+
+namespace codegen::emit {
+
+struct OutputFile {
+    std::string name;    // relative to the output directory
+    std::string content;
+};
+
+// The stamp every generated file carries (comment syntax given by `prefix`).
+std::string banner(const OperatorSet& ir, const std::string& prefix);
+
+// `extern fn rt_torch_x(a: i64, b: any = 1) -> i64`: the Simple declaration,
+// shared by ffi.spl and the registration table so that they cannot drift.
+std::string simple_declaration(const api::OperatorBinding& b);
+
+// The C++ entry points, in `shards` translation units ops_NN.cpp, and the C
+// header spl_torch_ops.h declaring every typed entry point.
+std::vector<OutputFile> emit_cpp(const api::BoundSet& set, int shards);
+// registry.cpp: the SplFunction table handed to hosts.
+OutputFile emit_registry(const api::BoundSet& set);
+// ffi.spl: one `extern fn` per entry point.
+OutputFile emit_spl(const api::BoundSet& set);
+// coverage.txt: counts, and every exclusion with its reason.
+OutputFile emit_coverage(const api::BoundSet& set);
+// The one-paragraph summary printed by the generator.
+std::string coverage_summary(const api::BoundSet& set);
+
+void write_files(const std::string& out_dir, const std::vector<OutputFile>& files);
+
+} // namespace codegen::emit

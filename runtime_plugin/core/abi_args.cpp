@@ -1,0 +1,177 @@
+#include "core/abi_args.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+
+namespace spl {
+
+void bad_argument(const char* name, const std::string& problem) {
+    throw SplError(std::string("argument '") + name + "': " + problem);
+}
+
+namespace {
+const char* tag_name(int32_t tag) {
+    switch (tag) {
+    case SPL_NIL: return "nil";
+    case SPL_BOOL: return "bool";
+    case SPL_I64: return "i64";
+    case SPL_F64: return "f64";
+    case SPL_TEXT: return "text";
+    case SPL_ARRAY: return "array";
+    default: return "an invalid value";
+    }
+}
+[[noreturn]] void bad_tag(const char* name, const char* expected, const SplValue& v) {
+    bad_argument(name, std::string("expected ") + expected + ", got " + tag_name(v.tag));
+}
+void check_list(int64_t len, const void* data, const char* name) {
+    if (len < 0) bad_argument(name, "a list is required here, got None");
+    if (len > 0 && !data) bad_argument(name, "list data is NULL");
+}
+} // namespace
+
+std::vector<at::Tensor> tensor_list(SplI64Array handles, const char* name) {
+    check_list(handles.len, handles.data, name);
+    std::vector<at::Tensor> out;
+    out.reserve(handles.len);
+    for (int64_t i = 0; i < handles.len; ++i) out.push_back(tensor(handles.data[i], name));
+    return out;
+}
+
+c10::List<std::optional<at::Tensor>> opt_tensor_list(SplI64Array handles, const char* name) {
+    check_list(handles.len, handles.data, name);
+    c10::List<std::optional<at::Tensor>> out;
+    out.reserve(handles.len);
+    for (int64_t i = 0; i < handles.len; ++i) out.push_back(opt_tensor(handles.data[i], name));
+    return out;
+}
+
+std::optional<int64_t> opt_int(const SplValue& v, const char* name) {
+    if (v.tag == SPL_NIL) return std::nullopt;
+    if (v.tag != SPL_I64) bad_tag(name, "i64 or nil", v);
+    return v.as.i;
+}
+
+std::optional<c10::SymInt> opt_sym_int(const SplValue& v, const char* name) {
+    auto i = opt_int(v, name);
+    if (!i) return std::nullopt;
+    return c10::SymInt(*i);
+}
+
+at::IntArrayRef int_list(SplI64Array values, const char* name) {
+    check_list(values.len, values.data, name);
+    return at::IntArrayRef(values.data, static_cast<size_t>(values.len));
+}
+
+c10::SymIntArrayRef sym_int_list(SplI64Array values, const char* name) {
+    // SymInt and int64_t share a representation for plain integers; this
+    // checks that every value is one (not a heap-allocated symbol tag).
+    return c10::fromIntArrayRefSlow(int_list(values, name));
+}
+
+at::OptionalIntArrayRef opt_int_list(SplI64Array values, const char* name) {
+    if (values.len < 0) return std::nullopt;
+    return int_list(values, name);
+}
+
+at::OptionalSymIntArrayRef opt_sym_int_list(SplI64Array values, const char* name) {
+    if (values.len < 0) return std::nullopt;
+    return sym_int_list(values, name);
+}
+
+std::optional<double> opt_float(const SplValue& v, const char* name) {
+    if (v.tag == SPL_NIL) return std::nullopt;
+    if (v.tag == SPL_F64) return v.as.f;
+    if (v.tag == SPL_I64) return static_cast<double>(v.as.i);
+    bad_tag(name, "f64 or nil", v);
+}
+
+std::optional<at::ArrayRef<double>> opt_float_list(SplF64Array values, const char* name) {
+    if (values.len < 0) return std::nullopt;
+    check_list(values.len, values.data, name);
+    return at::ArrayRef<double>(values.data, static_cast<size_t>(values.len));
+}
+
+std::optional<bool> opt_bool(const SplValue& v, const char* name) {
+    if (v.tag == SPL_NIL) return std::nullopt;
+    if (v.tag != SPL_BOOL) bad_tag(name, "bool or nil", v);
+    return v.as.b;
+}
+
+c10::string_view text(const char* s, const char* name) {
+    if (!s) bad_argument(name, "text is required here, got nil");
+    return c10::string_view(s);
+}
+
+std::optional<c10::string_view> opt_text(const char* s) {
+    if (!s) return std::nullopt;
+    return c10::string_view(s);
+}
+
+at::Scalar scalar(const SplValue& v, const char* name) {
+    switch (v.tag) {
+    case SPL_I64: return at::Scalar(v.as.i);
+    case SPL_F64: return at::Scalar(v.as.f);
+    case SPL_BOOL: return at::Scalar(v.as.b);
+    default: bad_tag(name, "a number (i64, f64 or bool)", v);
+    }
+}
+
+std::optional<at::Scalar> opt_scalar(const SplValue& v, const char* name) {
+    if (v.tag == SPL_NIL) return std::nullopt;
+    return scalar(v, name);
+}
+
+std::vector<at::Scalar> scalar_list(SplArray values, const char* name) {
+    check_list(values.len, values.items, name);
+    std::vector<at::Scalar> out;
+    out.reserve(values.len);
+    for (int64_t i = 0; i < values.len; ++i) out.push_back(scalar(values.items[i], name));
+    return out;
+}
+
+c10::ScalarType dtype(const char* s, const char* name) { return parse_dtype(text(s, name)); }
+std::optional<c10::ScalarType> opt_dtype(const char* s, const char* name) {
+    if (!s) return std::nullopt;
+    return dtype(s, name);
+}
+c10::Layout layout(const char* s, const char* name) { return parse_layout(text(s, name)); }
+std::optional<c10::Layout> opt_layout(const char* s, const char* name) {
+    if (!s) return std::nullopt;
+    return layout(s, name);
+}
+c10::MemoryFormat memory_format(const char* s, const char* name) { return parse_memory_format(text(s, name)); }
+std::optional<c10::MemoryFormat> opt_memory_format(const char* s, const char* name) {
+    if (!s) return std::nullopt;
+    return memory_format(s, name);
+}
+c10::Device device(const char* s, const char* name) { return parse_device(text(s, name)); }
+std::optional<c10::Device> opt_device(const char* s, const char* name) {
+    if (!s) return std::nullopt;
+    return device(s, name);
+}
+
+#ifdef SPL_TORCH_HAS_DIMNAME
+at::Dimname dimname(const char* s, const char* name) {
+    return at::Dimname::fromSymbol(at::Symbol::dimname(std::string(text(s, name))));
+}
+
+std::vector<at::Dimname> dimname_list(SplTextArray values, const char* name) {
+    check_list(values.len, values.data, name);
+    std::vector<at::Dimname> out;
+    for (int64_t i = 0; i < values.len; ++i) out.push_back(dimname(values.data[i], name));
+    return out;
+}
+
+std::optional<std::vector<at::Dimname>> opt_dimname_list(SplTextArray values, const char* name) {
+    if (values.len < 0) return std::nullopt;
+    return dimname_list(values, name);
+}
+#endif
+
+std::optional<at::Generator> opt_generator(const SplValue& seed, const char* name) {
+    if (seed.tag == SPL_NIL) return std::nullopt;
+    if (seed.tag != SPL_I64) bad_tag(name, "an i64 seed or nil", seed);
+    return at::make_generator<at::CPUGeneratorImpl>(static_cast<uint64_t>(seed.as.i));
+}
+
+} // namespace spl

@@ -1,0 +1,160 @@
+#include "core/boxed_args.h"
+
+#include "core/error_guard.h"
+
+#include <cstring>
+#include <memory>
+
+namespace spl {
+namespace {
+
+const char* tag_name(int32_t tag) {
+    switch (tag) {
+    case SPL_NIL: return "nil";
+    case SPL_BOOL: return "bool";
+    case SPL_I64: return "i64";
+    case SPL_F64: return "f64";
+    case SPL_TEXT: return "text";
+    case SPL_ARRAY: return "an array";
+    default: return "an invalid value";
+    }
+}
+
+bool ends_with_question(const char* type) {
+    const size_t n = std::strlen(type);
+    return n > 0 && type[n - 1] == '?';
+}
+
+} // namespace
+
+BoxedArgs::BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs)
+    : fn_(fn), args_(args), nargs_(nargs) {
+    if (nargs < fn.nrequired || nargs > fn.nparams) {
+        std::string expected = fn.nrequired == fn.nparams
+                                   ? std::to_string(fn.nparams)
+                                   : std::to_string(fn.nrequired) + " to " + std::to_string(fn.nparams);
+        throw SplError(std::string(fn.name) + "() takes " + expected + " argument" +
+                       (fn.nparams == 1 ? "" : "s") + " but " + std::to_string(nargs) + " were given; signature: " +
+                       fn.signature);
+    }
+    if (nargs > 0 && !args) throw SplError(std::string(fn.name) + "(): argument array is NULL");
+}
+
+const SplValue& BoxedArgs::at(int i) const { return args_[i]; }
+
+void BoxedArgs::mismatch(int i, const char* expected) const {
+    const SplParam& p = fn_.params[i];
+    throw SplError(std::string(fn_.name) + "(): argument " + std::to_string(i + 1) + " '" + p.name +
+                   "' must be " + expected + " (" + p.simple_type + "), got " + tag_name(at(i).tag));
+}
+
+int64_t BoxedArgs::handle(int i) const {
+    const SplValue& v = at(i);
+    if (v.tag == SPL_I64) return v.as.i;
+    if (v.tag == SPL_NIL) return 0;
+    mismatch(i, "a tensor handle");
+}
+
+int64_t BoxedArgs::i64(int i) const {
+    const SplValue& v = at(i);
+    if (v.tag != SPL_I64) mismatch(i, "an integer");
+    return v.as.i;
+}
+
+double BoxedArgs::f64(int i) const {
+    const SplValue& v = at(i);
+    if (v.tag == SPL_F64) return v.as.f;
+    if (v.tag == SPL_I64) return static_cast<double>(v.as.i);
+    mismatch(i, "a number");
+}
+
+bool BoxedArgs::boolean(int i) const {
+    const SplValue& v = at(i);
+    if (v.tag != SPL_BOOL) mismatch(i, "a bool");
+    return v.as.b;
+}
+
+const char* BoxedArgs::text(int i) const {
+    const SplValue& v = at(i);
+    if (v.tag == SPL_TEXT) return v.as.text.ptr;
+    if (v.tag == SPL_NIL && ends_with_question(fn_.params[i].simple_type)) return nullptr;
+    mismatch(i, "text");
+}
+
+SplValue BoxedArgs::value(int i) const {
+    const SplValue& v = at(i);
+    if (v.tag == SPL_ERROR || v.tag < SPL_NIL || v.tag > SPL_ARRAY) mismatch(i, "a value");
+    if (v.tag == SPL_NIL && !ends_with_question(fn_.params[i].simple_type)) mismatch(i, "a value, not nil");
+    return v;
+}
+
+SplArray BoxedArgs::array(int i) const {
+    const SplValue& v = at(i);
+    if (v.tag != SPL_ARRAY) mismatch(i, "an array");
+    return v.as.array;
+}
+
+SplI64Array BoxedArgs::i64_list(int i) {
+    const SplValue& v = at(i);
+    if (v.tag == SPL_NIL) return SplI64Array{nullptr, -1};
+    // A single integer stands for a one-element list, as in PyTorch (`dim=1`).
+    if (v.tag == SPL_I64) {
+        i64_store_.emplace_back(1, v.as.i);
+        return SplI64Array{i64_store_.back().data(), 1};
+    }
+    if (v.tag != SPL_ARRAY) mismatch(i, "an array of integers");
+    std::vector<int64_t> out(v.as.array.len);
+    for (int64_t k = 0; k < v.as.array.len; ++k) {
+        const SplValue& e = v.as.array.items[k];
+        if (e.tag == SPL_I64) out[k] = e.as.i;
+        else if (e.tag == SPL_NIL) out[k] = 0; // None in a Tensor?[] list
+        else mismatch(i, "an array of integers");
+    }
+    i64_store_.push_back(std::move(out));
+    return SplI64Array{i64_store_.back().data(), static_cast<int64_t>(i64_store_.back().size())};
+}
+
+SplF64Array BoxedArgs::f64_list(int i) {
+    const SplValue& v = at(i);
+    if (v.tag == SPL_NIL) return SplF64Array{nullptr, -1};
+    if (v.tag != SPL_ARRAY) mismatch(i, "an array of numbers");
+    std::vector<double> out(v.as.array.len);
+    for (int64_t k = 0; k < v.as.array.len; ++k) {
+        const SplValue& e = v.as.array.items[k];
+        if (e.tag == SPL_F64) out[k] = e.as.f;
+        else if (e.tag == SPL_I64) out[k] = static_cast<double>(e.as.i);
+        else mismatch(i, "an array of numbers");
+    }
+    f64_store_.push_back(std::move(out));
+    return SplF64Array{f64_store_.back().data(), static_cast<int64_t>(f64_store_.back().size())};
+}
+
+SplBoolArray BoxedArgs::bool_list(int i) {
+    const SplValue& v = at(i);
+    if (v.tag == SPL_NIL) return SplBoolArray{nullptr, -1};
+    if (v.tag != SPL_ARRAY) mismatch(i, "an array of bools");
+    auto out = std::make_unique<bool[]>(v.as.array.len > 0 ? v.as.array.len : 1);
+    for (int64_t k = 0; k < v.as.array.len; ++k) {
+        const SplValue& e = v.as.array.items[k];
+        if (e.tag != SPL_BOOL) mismatch(i, "an array of bools");
+        out[k] = e.as.b;
+    }
+    bool_store_.push_back(std::move(out));
+    return SplBoolArray{bool_store_.back().get(), v.as.array.len};
+}
+
+SplTextArray BoxedArgs::text_list(int i) {
+    const SplValue& v = at(i);
+    if (v.tag == SPL_NIL) return SplTextArray{nullptr, -1};
+    if (v.tag != SPL_ARRAY) mismatch(i, "an array of text");
+    std::vector<const char*> out(v.as.array.len);
+    for (int64_t k = 0; k < v.as.array.len; ++k) {
+        const SplValue& e = v.as.array.items[k];
+        if (e.tag != SPL_TEXT) mismatch(i, "an array of text");
+        out[k] = e.as.text.ptr;
+    }
+    text_store_.push_back(std::move(out));
+    return SplTextArray{text_store_.back().data(), static_cast<int64_t>(text_store_.back().size())};
+}
+
+} // namespace spl

@@ -1,0 +1,64 @@
+// Boxed arguments -> typed-ABI arguments, for the boxed thunks.
+//
+// A thunk receives `nargs` leading arguments; a missing trailing argument
+// takes the default the thunk passes in (the schema's default). Every type
+// check names the function, the parameter and both types.
+#pragma once
+
+#include "spl_plugin.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace spl {
+
+class BoxedArgs {
+public:
+    // Checks the arity against the function's registered parameters.
+    BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs);
+
+    bool given(int i) const noexcept { return i < nargs_; }
+
+    // Tensor handles: an i64 (nil reads as 0, i.e. None).
+    int64_t handle(int i) const;
+    int64_t handle(int i, int64_t fallback) const { return given(i) ? handle(i) : fallback; }
+    int64_t i64(int i) const;
+    int64_t i64(int i, int64_t fallback) const { return given(i) ? i64(i) : fallback; }
+    double f64(int i) const;
+    double f64(int i, double fallback) const { return given(i) ? f64(i) : fallback; }
+    bool boolean(int i) const;
+    bool boolean(int i, bool fallback) const { return given(i) ? boolean(i) : fallback; }
+    // text; nil reads as NULL (None) for optional text.
+    const char* text(int i) const;
+    const char* text(int i, const char* fallback) const { return given(i) ? text(i) : fallback; }
+    // Any value, checked by the parameter's Simple type (Scalar, T?, Generator?).
+    SplValue value(int i) const;
+    SplValue value(int i, SplValue fallback) const { return given(i) ? value(i) : fallback; }
+    SplArray array(int i) const;
+
+    // Lists: copied into storage owned by this object. nil gives len -1 (None).
+    SplI64Array i64_list(int i);
+    SplI64Array i64_list(int i, SplI64Array fallback) { return given(i) ? i64_list(i) : fallback; }
+    SplF64Array f64_list(int i);
+    SplF64Array f64_list(int i, SplF64Array fallback) { return given(i) ? f64_list(i) : fallback; }
+    SplBoolArray bool_list(int i);
+    SplBoolArray bool_list(int i, SplBoolArray fallback) { return given(i) ? bool_list(i) : fallback; }
+    SplTextArray text_list(int i);
+    SplTextArray text_list(int i, SplTextArray fallback) { return given(i) ? text_list(i) : fallback; }
+
+private:
+    [[noreturn]] void mismatch(int i, const char* expected) const;
+    const SplValue& at(int i) const;
+
+    const SplFunction& fn_;
+    const SplValue* args_;
+    int32_t nargs_;
+    std::vector<std::vector<int64_t>> i64_store_;
+    std::vector<std::vector<double>> f64_store_;
+    std::vector<std::unique_ptr<bool[]>> bool_store_;
+    std::vector<std::vector<const char*>> text_store_;
+};
+
+} // namespace spl

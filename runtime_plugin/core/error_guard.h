@@ -1,0 +1,63 @@
+// Error translation at the plugin boundary.
+//
+// Every exported function runs its body through `guarded` (typed ABI) or
+// `boxed_call` (boxed ABI): the one place where C++ exceptions are caught and
+// turned into a per-thread error message. Nothing unwinds into the host.
+#pragma once
+
+#include "spl_plugin.h"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace spl {
+
+// An error raised by the binding itself (bad handle, bad type, bad name).
+class SplError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The calling thread's error state.
+struct ErrorState {
+    std::string message; // the last failure's message; kept until the next failure
+    bool pending = false; // whether the most recent call failed
+};
+ErrorState& thread_error() noexcept;
+
+// Records the exception currently being handled. Call only inside a catch.
+void record_current_exception() noexcept;
+
+// Runs `body` for a typed entry point: clears the pending flag, returns the
+// body's value, or R{} with the error recorded.
+template <class R, class F>
+inline R guarded(F&& body) noexcept {
+    ErrorState& state = thread_error();
+    state.pending = false;
+    try {
+        return std::forward<F>(body)();
+    } catch (...) {
+        record_current_exception();
+        if constexpr (!std::is_void_v<R>) return R{};
+    }
+}
+
+// Fills `result` with the current thread's error and returns SPL_STATUS_ERROR.
+SplStatus fail_boxed(SplValue* result) noexcept;
+
+// Runs `body(result)` for a boxed thunk; a failure inside it, or a failure
+// recorded by a typed function it called, becomes SPL_STATUS_ERROR.
+template <class F>
+inline SplStatus boxed_call(SplValue* result, F&& body) noexcept {
+    ErrorState& state = thread_error();
+    state.pending = false;
+    try {
+        std::forward<F>(body)(result);
+    } catch (...) {
+        record_current_exception();
+    }
+    return state.pending ? fail_boxed(result) : SPL_STATUS_OK;
+}
+
+} // namespace spl

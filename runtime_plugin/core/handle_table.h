@@ -1,0 +1,86 @@
+// The handle table: the only global state of the plugin.
+//
+// Simple code never sees a pointer. A handle is an opaque i64 that encodes a
+// slot index, the slot's generation and a fixed tag, so that a freed, stale
+// (slot reused) or forged handle is recognised and refused with an error
+// instead of being dereferenced.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace spl {
+
+class HandleTable {
+public:
+    static HandleTable& instance();
+
+    // Stores a tensor and returns its new handle. An undefined tensor maps to 0 (None).
+    int64_t insert(at::Tensor tensor);
+
+    // The tensor behind a live handle; throws SplError naming `what` otherwise.
+    // The reference stays valid until the handle is freed.
+    at::Tensor& get(int64_t handle, const char* what) const;
+
+    // Frees a live handle; freeing twice, or a forged handle, throws.
+    void release(int64_t handle);
+
+    bool is_live(int64_t handle) const noexcept;
+    int64_t live_count() const noexcept { return live_.load(std::memory_order_relaxed); }
+
+    // Handle layout: [tag:15][generation:24][index+1:24]; always positive.
+    static constexpr int kIndexBits = 24;
+    static constexpr int kGenerationBits = 24;
+    static constexpr int64_t kTag = 0x5A7;
+
+private:
+    static constexpr uint32_t kChunkBits = 12;                       // 4096 slots a chunk
+    static constexpr uint32_t kChunkSize = 1u << kChunkBits;
+    static constexpr uint32_t kMaxChunks = (1u << kIndexBits) / kChunkSize;
+
+    struct Slot {
+        at::Tensor tensor;
+        uint32_t generation = 0; // bumped on every free; 0 is never live
+        bool live = false;
+    };
+
+    HandleTable() = default;
+    Slot* slot_for(int64_t handle) const noexcept;
+    [[noreturn]] void fail_lookup(int64_t handle, const char* what) const;
+
+    // Chunks never move once allocated, so lookups need no lock; insert and
+    // release serialise on mutex_ to maintain the free list.
+    std::unique_ptr<std::atomic<Slot*>[]> chunks_ =
+        std::make_unique<std::atomic<Slot*>[]>(kMaxChunks);
+    std::vector<std::unique_ptr<Slot[]>> owned_chunks_;
+    std::vector<uint32_t> free_;
+    uint32_t next_unused_ = 0;
+    std::atomic<int64_t> live_{0};
+    mutable std::mutex mutex_;
+};
+
+inline HandleTable::Slot* HandleTable::slot_for(int64_t handle) const noexcept {
+    if (handle <= 0 || (handle >> (kIndexBits + kGenerationBits)) != kTag) return nullptr;
+    const uint32_t index1 = static_cast<uint32_t>(handle & ((1 << kIndexBits) - 1));
+    if (index1 == 0) return nullptr;
+    const uint32_t index = index1 - 1;
+    Slot* chunk = chunks_[index >> kChunkBits].load(std::memory_order_acquire);
+    if (!chunk) return nullptr;
+    Slot* slot = &chunk[index & (kChunkSize - 1)];
+    const uint32_t generation = static_cast<uint32_t>((handle >> kIndexBits) & ((1 << kGenerationBits) - 1));
+    return (slot->live && slot->generation == generation) ? slot : nullptr;
+}
+
+inline at::Tensor& HandleTable::get(int64_t handle, const char* what) const {
+    if (Slot* slot = slot_for(handle)) return slot->tensor;
+    fail_lookup(handle, what);
+}
+
+inline bool HandleTable::is_live(int64_t handle) const noexcept { return slot_for(handle) != nullptr; }
+
+} // namespace spl

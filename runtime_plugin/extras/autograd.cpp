@@ -1,0 +1,56 @@
+// Autograd: no_grad regions, backward and gradients.
+#include "extras/extra_function.h"
+
+#include <ATen/core/grad_mode.h>
+#include <torch/csrc/autograd/autograd.h>
+
+extern "C" {
+
+// Returns the previous grad mode, to hand back to rt_torch_no_grad_exit:
+// regions nest, and grad mode is per thread, as in PyTorch.
+SPL_TORCH_EXPORT bool rt_torch_no_grad_enter(void) {
+    return spl::guarded<bool>([&] {
+        const bool previous = c10::GradMode::is_enabled();
+        c10::GradMode::set_enabled(false);
+        return previous;
+    });
+}
+
+SPL_TORCH_EXPORT void rt_torch_no_grad_exit(bool previous) {
+    spl::guarded<void>([&] { c10::GradMode::set_enabled(previous); });
+}
+
+SPL_TORCH_EXPORT bool rt_torch_is_grad_enabled(void) {
+    return spl::guarded<bool>([&] { return c10::GradMode::is_enabled(); });
+}
+
+// gradient: 0 for the implicit 1 of a scalar output.
+SPL_TORCH_EXPORT void rt_torch_backward(int64_t t, int64_t gradient, bool retain_graph, bool create_graph) {
+    spl::guarded<void>([&] {
+        const at::Tensor& output = spl::tensor(t, "tensor");
+        std::vector<at::Tensor> grads;
+        if (gradient != 0) grads.push_back(spl::tensor(gradient, "gradient"));
+        torch::autograd::backward({output}, grads, retain_graph, create_graph);
+    });
+}
+
+// A new handle to the gradient, or 0 when there is none yet.
+SPL_TORCH_EXPORT int64_t rt_torch_grad(int64_t t) {
+    return spl::guarded<int64_t>([&] { return spl::new_handle(spl::tensor(t, "tensor").grad()); });
+}
+
+SPL_TORCH_EXPORT void rt_torch_zero_grad(int64_t t) {
+    spl::guarded<void>([&] { spl::tensor(t, "tensor").mutable_grad().reset(); });
+}
+
+} // extern "C"
+
+SPL_EXTRA0(rt_torch_no_grad_enter, "extern fn rt_torch_no_grad_enter() -> bool", "bool")
+SPL_EXTRA(rt_torch_no_grad_exit, "extern fn rt_torch_no_grad_exit(previous: bool)", "", {"previous", "bool", nullptr})
+SPL_EXTRA0(rt_torch_is_grad_enabled, "extern fn rt_torch_is_grad_enabled() -> bool", "bool")
+SPL_EXTRA(rt_torch_backward,
+          "extern fn rt_torch_backward(t: i64, gradient: i64, retain_graph: bool, create_graph: bool)", "",
+          {"t", "i64", nullptr}, {"gradient", "i64", nullptr}, {"retain_graph", "bool", nullptr},
+          {"create_graph", "bool", nullptr})
+SPL_EXTRA(rt_torch_grad, "extern fn rt_torch_grad(t: i64) -> i64", "i64", {"t", "i64", nullptr})
+SPL_EXTRA(rt_torch_zero_grad, "extern fn rt_torch_zero_grad(t: i64)", "", {"t", "i64", nullptr})

@@ -1,0 +1,23 @@
+// Handle lifetime: free, liveness and the live count (for leak tests).
+// clone and detach are ATen operators and come from the generated surface.
+#include "extras/extra_function.h"
+
+extern "C" {
+
+SPL_TORCH_EXPORT void rt_torch_free(int64_t t) {
+    spl::guarded<void>([&] { spl::HandleTable::instance().release(t); });
+}
+
+SPL_TORCH_EXPORT bool rt_torch_is_live(int64_t t) {
+    return spl::guarded<bool>([&] { return spl::HandleTable::instance().is_live(t); });
+}
+
+SPL_TORCH_EXPORT int64_t rt_torch_live_handles(void) {
+    return spl::guarded<int64_t>([&] { return spl::HandleTable::instance().live_count(); });
+}
+
+} // extern "C"
+
+SPL_EXTRA(rt_torch_free, "extern fn rt_torch_free(t: i64)", "", {"t", "i64", nullptr})
+SPL_EXTRA(rt_torch_is_live, "extern fn rt_torch_is_live(t: i64) -> bool", "bool", {"t", "i64", nullptr})
+SPL_EXTRA0(rt_torch_live_handles, "extern fn rt_torch_live_handles() -> i64", "i64")

@@ -1,0 +1,42 @@
+// What a tensor is: shape, dtype, device, gradient flag.
+#include "extras/extra_function.h"
+
+extern "C" {
+
+SPL_TORCH_EXPORT SplValue rt_torch_shape(int64_t t) {
+    return spl::guarded<SplValue>([&] {
+        spl::ResultArena::current().reset();
+        const auto sizes = spl::tensor(t, "tensor").sizes();
+        SplValue* items = spl::ResultArena::current().values(sizes.size());
+        for (size_t i = 0; i < sizes.size(); ++i) items[i] = spl::v_i64(sizes[i]);
+        return spl::v_array(items, static_cast<int64_t>(sizes.size()));
+    });
+}
+
+SPL_TORCH_EXPORT const char* rt_torch_dtype(int64_t t) {
+    return spl::guarded<const char*>([&] { return spl::dtype_name(spl::tensor(t, "tensor").scalar_type()); });
+}
+
+SPL_TORCH_EXPORT const char* rt_torch_device(int64_t t) {
+    return spl::guarded<const char*>(
+        [&] { spl::ResultArena::current().reset(); return spl::ResultArena::current().text(spl::device_name(spl::tensor(t, "tensor").device())); });
+}
+
+SPL_TORCH_EXPORT bool rt_torch_requires_grad(int64_t t) {
+    return spl::guarded<bool>([&] { return spl::tensor(t, "tensor").requires_grad(); });
+}
+
+SPL_TORCH_EXPORT bool rt_torch_shares_storage(int64_t a, int64_t b) {
+    return spl::guarded<bool>([&] {
+        return spl::tensor(a, "a").storage().is_alias_of(spl::tensor(b, "b").storage());
+    });
+}
+
+} // extern "C"
+
+SPL_EXTRA(rt_torch_shape, "extern fn rt_torch_shape(t: i64) -> [i64]", "[i64]", {"t", "i64", nullptr})
+SPL_EXTRA(rt_torch_dtype, "extern fn rt_torch_dtype(t: i64) -> text", "text", {"t", "i64", nullptr})
+SPL_EXTRA(rt_torch_device, "extern fn rt_torch_device(t: i64) -> text", "text", {"t", "i64", nullptr})
+SPL_EXTRA(rt_torch_requires_grad, "extern fn rt_torch_requires_grad(t: i64) -> bool", "bool", {"t", "i64", nullptr})
+SPL_EXTRA(rt_torch_shares_storage, "extern fn rt_torch_shares_storage(a: i64, b: i64) -> bool", "bool",
+          {"a", "i64", nullptr}, {"b", "i64", nullptr})

@@ -1,0 +1,18 @@
+// What every generated translation unit includes: the runtime core that the
+// type table's conversions name, and the registration table's declaration.
+#pragma once
+
+#include "spl_plugin.h"
+#include "core/abi_args.h"
+#include "core/boxed_args.h"
+#include "core/error_guard.h"
+#include "core/results.h"
+
+#include <limits>
+#include <tuple>
+
+#define SPL_TORCH_EXPORT __attribute__((visibility("default")))
+
+extern const SplFunction spl_torch_generated_functions[];
+extern const int64_t spl_torch_generated_count;
+extern const char spl_torch_generated_libtorch_version[];
