@@ -217,6 +217,7 @@ struct Comprehension : Expr {
     ExprPtr elem;
     ExprPtr value; // dict comprehensions: elem is the key
     std::vector<CompClause> clauses;
+    uint32_t slot_begin = 0, slot_end = 0; // its variables, cleared when it is done
 };
 
 // Postfix `?`: unwraps Ok/Some, returns Err/None from the enclosing function.

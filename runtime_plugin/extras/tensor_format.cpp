@@ -1,7 +1,7 @@
 // Tensor text the way Python PyTorch prints it: `tensor([[1., 2.],\n        [3., 4.]])`.
 #include "extras/extra_function.h"
 
-#include <ATen/ops/_local_scalar_dense.h>
+#include <torch/csrc/autograd/function.h>
 
 #include <algorithm>
 #include <cmath>

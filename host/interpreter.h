@@ -1,0 +1,243 @@
+// interpreter.h — the evaluator: a tree walker over the resolved AST.
+//
+// Execution model
+//  * Every call gets a window of `nslots` Values on one preallocated value
+//    stack (no allocation per call); local variables live in slots chosen by
+//    the resolver. Slots above the stack pointer are always nil.
+//  * Statements return a Status (Normal/Break/Continue/Return); the return
+//    value sits in the running CallFrame. Only a block evaluated *as an
+//    expression* (a match arm whose value is used, say) throws a
+//    ControlSignal to leave it, as does the postfix `?` operator.
+//  * Values are reference counted, so objects die — and `drop` runs — the
+//    moment their last reference goes: a temporary at the end of the
+//    expression that made it, a block's locals when the block ends (a loop
+//    body's at the end of each iteration), a call's locals in reverse order
+//    when it returns.
+#pragma once
+
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ast.h"
+#include "diagnostics.h"
+#include "objects.h"
+#include "source.h"
+#include "value.h"
+
+namespace spl {
+
+class ModuleLoader;
+class PluginLoader;
+class SpecRunner;
+
+// Arguments of one call: `count` values, and their names when any argument
+// was named (names[i] == "" for a positional one).
+struct ArgList {
+    Value* values;
+    int count;
+    const std::vector<std::string>* names = nullptr;
+    Value& operator[](int i) { return values[i]; }
+    bool has_names() const { return names != nullptr; }
+};
+
+// Storage for evaluated arguments: inline for the usual few, heap beyond.
+class ArgBuffer {
+public:
+    explicit ArgBuffer(size_t n) : n_(n) {
+        if (n > kInline) heap_.resize(n);
+    }
+    Value* data() { return n_ > kInline ? heap_.data() : inline_; }
+    size_t size() const { return n_; }
+
+private:
+    static constexpr size_t kInline = 6;
+    Value inline_[kInline];
+    std::vector<Value> heap_;
+    size_t n_;
+};
+
+enum class Status : uint8_t { Normal, Break, Continue, Return };
+
+struct ControlSignal {
+    Status status;
+};
+
+struct CallFrame {
+    Value* slots;
+    const Value* upvals;
+    const ast::FnProto* proto;
+    Value ret;
+};
+
+struct HostOptions {
+    std::vector<std::string> lib_roots;   // library roots, searched in order
+    std::vector<std::string> plugin_dirs; // plugin directories, searched in order
+    std::vector<std::string> program_args;
+    int max_depth = 4000;                  // nested calls before "stack overflow"
+};
+
+class Interpreter final : public DropRunner {
+public:
+    explicit Interpreter(HostOptions options);
+    ~Interpreter();
+    Interpreter(const Interpreter&) = delete;
+    Interpreter& operator=(const Interpreter&) = delete;
+
+    // splrun FILE: the exit status (errors are printed).
+    int run_program(const std::string& path);
+    // splrun test: runs every spec file; the exit status.
+    int run_tests(const std::vector<std::string>& spec_files);
+
+    // ---- calls (calls.cpp)
+    Value call(const Value& callee, ArgList& args, SourceLoc loc, ast::ArgPlan* plan = nullptr);
+    Value call_with(const Value& callee, std::initializer_list<Value> args, SourceLoc loc);
+    // An instance's (or user enum variant's) method by name; nil when absent.
+    Value find_method(const Value& receiver, const std::string& name) const;
+    Value call_method(const Value& receiver, const Value& method, std::initializer_list<Value> args, SourceLoc loc);
+
+    // ---- values (operators.cpp, format.cpp)
+    Value binary(ast::BinOp op, const Value& a, const Value& b, SourceLoc loc);
+    bool equal(const Value& a, const Value& b, SourceLoc loc);
+    int compare(const Value& a, const Value& b, SourceLoc loc); // <0, 0, >0; error when unordered
+    bool truthy(const Value& v, SourceLoc loc);
+    Value cast(const Value& v, const std::string& type, SourceLoc loc);
+    std::string display(const Value& v, SourceLoc loc); // str(x), print, interpolation
+    std::string repr(const Value& v, SourceLoc loc);    // inside containers: text is quoted
+    std::string type_name(const Value& v) const;
+    Value make_some(Value v);
+    Value make_ok(Value v);
+    Value make_err(Value v);
+    EnumObj* option_type() const { return option_; }
+    EnumObj* result_type() const { return result_; }
+
+    // ---- services
+    SourceManager& sources() { return sources_; }
+    ModuleLoader& modules() { return *modules_; }
+    PluginLoader& plugins() { return *plugins_; }
+    SpecRunner& spec() { return *spec_; }
+    const HostOptions& options() const { return options_; }
+    void out(std::string_view text);   // program output (stdout, buffered)
+    void flush_out();
+    int64_t live_instances(const std::string& class_name) const;
+    void report_error(const SplError& e); // prints to stderr
+
+    // ---- modules (interpreter.cpp)
+    void execute_module(ModuleObj& m);
+    void run_drop(InstanceObj* instance) override;
+
+    // Evaluates an expression in a fresh frame with `nslots` slots and no
+    // enclosing function (field defaults, extern defaults).
+    Value eval_detached(const ast::Expr& e, uint32_t nslots);
+
+private:
+    friend class StackWindow;
+    friend class FrameScope;
+
+    // eval.cpp
+    Value eval(const ast::Expr& e);
+    Value eval_name(const ast::Name& n);
+    Value eval_call(const ast::Call& c);
+    Value eval_method_call(const ast::MethodCall& m);
+    Value eval_member(const ast::Member& m);
+    Value eval_index(const ast::Index& x);
+    Value eval_interp(const ast::Interp& s);
+    Value eval_lambda(const ast::Lambda& l);
+    Value eval_if(const ast::IfExpr& e);
+    Value eval_match(const ast::Expr& subject, const std::vector<ast::MatchArm>& arms, SourceLoc loc);
+    Value eval_comprehension(const ast::Comprehension& c);
+    Value eval_try(const ast::Try& t);
+    Value eval_block_value(const ast::Block& b);
+    Value eval_stmt_value(const ast::Stmt& s);
+    Value index_value(const Value& obj, const Value& key, SourceLoc loc);
+    Value member_value(const Value& obj, const ast::Member& m);
+
+    // exec.cpp
+    Status exec(const ast::Stmt& s);
+    Status exec_block(const ast::Block& b);
+    Status exec_if(const ast::IfStmt& s);
+    Status exec_while(const ast::While& s);
+    Status exec_for(const ast::For& s);
+    Status exec_match(const ast::MatchStmt& s);
+    Status exec_assign(const ast::Assign& s);
+    void exec_nested_fn(const ast::FnDecl& d);
+    void clear_slots(uint32_t begin, uint32_t end);
+    void assign_to(const ast::Expr& target, Value v);
+    // Binds a value to a declaration pattern (val/for targets); errors if it does not fit.
+    void bind(const ast::Pattern& p, Value v);
+    void store_binding(const ast::Pattern& p, Value v);
+    // Match patterns: true and bindings made when `v` matches.
+    bool match_pattern(const ast::Pattern& p, const Value& v);
+    // Calls `body(item)` for each element; false from body stops early.
+    template <class F> void iterate(const Value& iterable, SourceLoc loc, F&& body);
+
+    // calls.cpp
+    Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc);
+    Value construct(ClassObj* cls, ArgList& args, SourceLoc loc);
+    Value construct_variant(EnumObj* type, uint32_t index, ArgList& args, SourceLoc loc);
+    const std::vector<int16_t>& plan_for(const void* callee, ast::ArgPlan* plan, std::vector<int16_t>& scratch,
+                                         ArgList& args, const std::vector<std::string>& params, SourceLoc loc,
+                                         const std::string& what);
+    void create_class(const ast::ClassDecl& d, ModuleObj& m);
+    void create_enum(const ast::EnumDecl& d, ModuleObj& m);
+    void apply_impl(const ast::ImplDecl& d);
+    Value make_function(const ast::FnProto& proto, const Obj* owner);
+
+    // Value stack
+    Value* push_slots(uint32_t n);
+    void pop_slots(Value* base, uint32_t n);
+
+    HostOptions options_;
+    SourceManager sources_;
+    std::unique_ptr<PluginLoader> plugins_;
+    std::unique_ptr<ModuleLoader> modules_;
+    std::unique_ptr<SpecRunner> spec_;
+
+    std::vector<Value> builtins_;     // by builtin index (the resolver's numbering)
+    std::vector<Value> types_;        // every class and enum ever created: kept until the end
+    EnumObj* option_ = nullptr;
+    EnumObj* result_ = nullptr;
+
+    std::unique_ptr<Value[]> stack_;
+    size_t stack_size_ = 0;
+    size_t sp_ = 0;
+    CallFrame* frame_ = nullptr;
+    int depth_ = 0;
+    std::string out_buffer_;
+};
+
+// RAII: a window of `n` nil slots on the value stack, cleared (in reverse
+// order, so locals are dropped last-declared first) and popped at the end.
+class StackWindow {
+public:
+    StackWindow(Interpreter& in, uint32_t n) : in_(in), n_(n), slots_(in.push_slots(n)) {}
+    ~StackWindow() { in_.pop_slots(slots_, n_); }
+    StackWindow(const StackWindow&) = delete;
+    StackWindow& operator=(const StackWindow&) = delete;
+    Value* slots() const { return slots_; }
+
+private:
+    Interpreter& in_;
+    uint32_t n_;
+    Value* slots_;
+};
+
+// RAII: makes `frame` the running frame and counts call depth.
+class FrameScope {
+public:
+    FrameScope(Interpreter& in, CallFrame* frame, SourceLoc loc);
+    ~FrameScope() {
+        in_.frame_ = saved_;
+        --in_.depth_;
+    }
+    FrameScope(const FrameScope&) = delete;
+    FrameScope& operator=(const FrameScope&) = delete;
+
+private:
+    Interpreter& in_;
+    CallFrame* saved_;
+};
+
+} // namespace spl

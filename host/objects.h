@@ -1,0 +1,188 @@
+// objects.h — the heap objects that carry behaviour: functions, classes and
+// their instances, enums and variants, externs, modules.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ast.h"
+#include "source.h"
+#include "spl_plugin.h"
+#include "value.h"
+
+namespace spl {
+
+class Interpreter;
+struct ArgList;
+struct InstanceObj;
+
+// A function with a body: top-level fn, method or closure.
+struct FunctionObj : Obj {
+    FunctionObj(const ast::FnProto* p, const Obj* owner) : Obj(ObjType::Function), proto(p), owner(owner) {}
+    const ast::FnProto* proto;
+    const Obj* owner;             // the ClassObj/EnumObj of a method, else null
+    std::vector<Value> upvalues;  // CellObj values captured from enclosing functions
+};
+
+// `obj.method` taken as a value.
+struct BoundMethodObj : Obj {
+    BoundMethodObj(Value s, Value m) : Obj(ObjType::BoundMethod), self(std::move(s)), method(std::move(m)) {}
+    const Value self;
+    const Value method;
+};
+
+// A function of the host itself (print, len, describe, ...).
+using BuiltinFn = Value (*)(Interpreter&, ArgList&, SourceLoc);
+struct BuiltinDef {
+    const char* name;
+    BuiltinFn fn;
+    int min_args;
+    int max_args;       // -1: any number
+    bool named_ok;      // accepts named arguments (the function checks them)
+};
+
+struct BuiltinObj : Obj {
+    explicit BuiltinObj(const BuiltinDef* d) : Obj(ObjType::Builtin), def(d) {}
+    const BuiltinDef* def;
+};
+
+// Runs `drop` methods. Implemented by the interpreter; classes point at it so
+// that an instance can be finalised from wherever its last reference dies.
+class DropRunner {
+public:
+    virtual void run_drop(InstanceObj* instance) = 0;
+protected:
+    ~DropRunner() = default;
+};
+
+struct ClassObj : Obj {
+    ClassObj(std::string n, const ast::ClassDecl* d, DropRunner* r)
+        : Obj(ObjType::Class), name(std::move(n)), decl(d), dropper(r) {}
+    int field_index(const std::string& field) const {
+        auto it = field_slots.find(field);
+        return it == field_slots.end() ? -1 : it->second;
+    }
+    void add_method(const std::string& n, Value fn, bool is_static) {
+        (is_static ? statics : methods)[n] = std::move(fn);
+        if (n == "drop" && !is_static) drop = methods[n];
+    }
+
+    const std::string name;
+    const ast::ClassDecl* decl;
+    DropRunner* dropper;
+    std::vector<std::string> field_names;
+    std::unordered_map<std::string, int> field_slots;
+    std::unordered_map<std::string, Value> methods; // FunctionObj, called with self
+    std::unordered_map<std::string, Value> statics; // FunctionObj, called without self
+    Value drop;        // the `drop` method, nil when the class has none
+    int64_t live = 0;  // instances alive now
+};
+
+struct InstanceObj : Obj {
+    explicit InstanceObj(ClassObj* c) : Obj(ObjType::Instance), cls(c), fields(c->field_names.size()) { ++c->live; }
+    ~InstanceObj() override { --cls->live; }
+    // The last reference is gone: run `drop` first (once), then free.
+    void release() override {
+        if (dropped || cls->drop.is_nil()) {
+            delete this;
+            return;
+        }
+        dropped = true;
+        cls->dropper->run_drop(this); // holds a reference; when it ends, release() runs again
+    }
+    ClassObj* cls; // classes live until the interpreter ends, after every instance
+    std::vector<Value> fields;
+    bool dropped = false;
+};
+
+struct VariantInfo {
+    std::string name;
+    std::vector<std::string> field_names; // "" for positional payload slots
+    size_t arity() const { return field_names.size(); }
+};
+
+// A user enum, or one of the built-in Option / Result.
+struct EnumObj : Obj {
+    explicit EnumObj(std::string n) : Obj(ObjType::Enum), name(std::move(n)) {}
+    int variant_index(const std::string& v) const {
+        for (size_t i = 0; i < variants.size(); ++i)
+            if (variants[i].name == v) return static_cast<int>(i);
+        return -1;
+    }
+    const std::string name;
+    std::vector<VariantInfo> variants;
+    std::vector<Value> unit_values;  // the shared value of each payload-less variant (nil otherwise)
+    std::vector<Value> constructors; // VariantCtorObj of each variant with a payload
+    std::unordered_map<std::string, Value> methods;
+    std::unordered_map<std::string, Value> statics;
+};
+
+struct VariantObj : Obj {
+    VariantObj(EnumObj* e, uint32_t i, std::vector<Value> p)
+        : Obj(ObjType::Variant), type(e), index(i), payload(std::move(p)) {}
+    const std::string& name() const { return type->variants[index].name; }
+    EnumObj* type; // enums live until the interpreter ends
+    const uint32_t index;
+    const std::vector<Value> payload;
+};
+
+// `Device.CUDA` before it is applied to its payload.
+struct VariantCtorObj : Obj {
+    VariantCtorObj(EnumObj* e, uint32_t i) : Obj(ObjType::VariantCtor), type(e), index(i) {}
+    EnumObj* type;
+    const uint32_t index;
+};
+
+// How a value crosses the plugin boundary for one extern parameter/return.
+enum class ConvKind : uint8_t { Any, Bool, I64, F64, Text, Array, Tuple, None };
+struct Conv {
+    ConvKind kind = ConvKind::Any;
+    ConvKind elem = ConvKind::Any; // arrays: the element kind
+    bool optional = false;         // `T?`: nil is accepted
+    std::string type;              // the canonical Simple type, for messages
+};
+
+struct ExternObj : Obj {
+    ExternObj(const ast::ExternDecl* d, const SplFunction* f) : Obj(ObjType::Extern), decl(d), fn(f) {}
+    const ast::ExternDecl* decl;
+    const SplFunction* fn;           // resolved once, when the declaration is loaded
+    std::vector<Conv> params;
+    Conv ret;
+    std::vector<Value> defaults;     // evaluated default of each parameter (nil when required)
+    std::vector<bool> has_default;
+};
+
+struct ModuleObj : Obj {
+    ModuleObj(std::string n, std::string p) : Obj(ObjType::Module), name(std::move(n)), path(std::move(p)) {}
+    int find_global(const std::string& n) const {
+        auto it = global_index.find(n);
+        return it == global_index.end() ? -1 : it->second;
+    }
+    bool exports_name(const std::string& n) const {
+        return has_export_list ? exports.count(n) > 0 : own_names.count(n) > 0;
+    }
+
+    const std::string name; // dotted ("lib.torch.nn") or the file path for a main program
+    const std::string path;
+    std::unique_ptr<ast::Module> ast;
+    // Sized once by the resolver and never resized: AST nodes point into it.
+    std::vector<Value> globals;
+    std::vector<std::string> global_names;
+    std::unordered_map<std::string, int> global_index;
+    std::unordered_set<std::string> own_names; // defined here (not imported)
+    std::unordered_set<std::string> exports;
+    bool has_export_list = false;
+    bool loading = true;
+};
+
+// `expect(x)` in a spec, with `.not` flipping it.
+struct ExpectationObj : Obj {
+    ExpectationObj(Value v, bool neg) : Obj(ObjType::Expectation), actual(std::move(v)), negated(neg) {}
+    const Value actual;
+    const bool negated;
+};
+
+} // namespace spl

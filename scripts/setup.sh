@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# One-time (and idempotent, fast when done) setup: Debian packages, the
+# pinned torch in .venv, and a configured + built `build/`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(meson ninja-build pkg-config g++ python3 python3-venv libyaml-cpp-dev nlohmann-json3-dev
+              doctest-dev libbenchmark-dev libclang-dev)
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+PIN=$(grep -E '^torch==' torch-requirements.txt | cut -d= -f3)
+if ! .venv/bin/python -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$PIN')" 2>/dev/null; then
+  echo "setup: installing torch $PIN into .venv (large download on first run)"
+  PY=$(command -v python3)
+  [ -x .venv/bin/python ] || "$PY" -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r torch-requirements.txt
+fi
+
+if [ ! -f build/build.ninja ]; then
+  meson setup build >/dev/null
+fi
+ninja -C build -j"$(nproc)" >/dev/null
+echo "setup: done (LibTorch $PIN, build/ up to date)"
