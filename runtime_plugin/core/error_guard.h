@@ -19,12 +19,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// The calling thread's error state.
-struct ErrorState {
-    std::string message; // the last failure's message; kept until the next failure
-    bool pending = false; // whether the most recent call failed
-};
-ErrorState& thread_error() noexcept;
+// The calling thread's error state: whether its most recent call failed
+// (a plain thread_local bool, so the hot path needs no TLS initialisation
+// check), and the last failure's message, kept until the next failure.
+inline thread_local bool t_error_pending = false;
+std::string& thread_error_message() noexcept;
 
 // Records the exception currently being handled. Call only inside a catch.
 void record_current_exception() noexcept;
@@ -33,8 +32,7 @@ void record_current_exception() noexcept;
 // body's value, or R{} with the error recorded.
 template <class R, class F>
 inline R guarded(F&& body) noexcept {
-    ErrorState& state = thread_error();
-    state.pending = false;
+    t_error_pending = false;
     try {
         return std::forward<F>(body)();
     } catch (...) {
@@ -50,14 +48,13 @@ SplStatus fail_boxed(SplValue* result) noexcept;
 // recorded by a typed function it called, becomes SPL_STATUS_ERROR.
 template <class F>
 inline SplStatus boxed_call(SplValue* result, F&& body) noexcept {
-    ErrorState& state = thread_error();
-    state.pending = false;
+    t_error_pending = false;
     try {
         std::forward<F>(body)(result);
     } catch (...) {
         record_current_exception();
     }
-    return state.pending ? fail_boxed(result) : SPL_STATUS_OK;
+    return t_error_pending ? fail_boxed(result) : SPL_STATUS_OK;
 }
 
 } // namespace spl

@@ -13,45 +13,83 @@ HandleTable& HandleTable::instance() {
     return *table;
 }
 
-int64_t HandleTable::insert(at::Tensor tensor) {
-    if (!tensor.defined()) return 0;
+struct HandleTable::ThreadCache {
+    std::vector<uint32_t> free;
+    ~ThreadCache() { HandleTable::instance().drain(free, 0); } // a thread's cached slots go back on exit
+};
+
+HandleTable::ThreadCache& HandleTable::thread_cache() {
+    thread_local ThreadCache cache;
+    return cache;
+}
+
+void HandleTable::refill(std::vector<uint32_t>& cache) {
     std::lock_guard<std::mutex> lock(mutex_);
-    uint32_t index;
-    if (!free_.empty()) {
-        index = free_.back();
+    while (cache.size() < kCacheBatch && !free_.empty()) {
+        cache.push_back(free_.back());
         free_.pop_back();
-    } else {
-        if (next_unused_ >= kMaxChunks * kChunkSize)
-            throw SplError("too many live tensors (" + std::to_string(live_count()) + "): free some handles");
-        index = next_unused_++;
+    }
+    while (cache.size() < kCacheBatch && next_unused_ < kMaxChunks * kChunkSize) {
+        const uint32_t index = next_unused_++;
         if ((index & (kChunkSize - 1)) == 0) {
             owned_chunks_.push_back(std::make_unique<Slot[]>(kChunkSize));
             for (uint32_t i = 0; i < kChunkSize; ++i) owned_chunks_.back()[i].generation = 1;
             chunks_[index >> kChunkBits].store(owned_chunks_.back().get(), std::memory_order_release);
         }
+        cache.push_back(index);
     }
-    Slot& slot = chunks_[index >> kChunkBits].load(std::memory_order_relaxed)[index & (kChunkSize - 1)];
+}
+
+void HandleTable::drain(std::vector<uint32_t>& cache, size_t keep) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (cache.size() > keep) {
+        free_.push_back(cache.back());
+        cache.pop_back();
+    }
+}
+
+uint32_t HandleTable::take_index() {
+    std::vector<uint32_t>& cache = thread_cache().free;
+    if (cache.empty()) refill(cache);
+    if (cache.empty()) throw SplError("too many live tensors (" + std::to_string(live_count()) + "): free some handles");
+    const uint32_t index = cache.back();
+    cache.pop_back();
+    return index;
+}
+
+void HandleTable::give_index(uint32_t index) {
+    std::vector<uint32_t>& cache = thread_cache().free;
+    cache.push_back(index);
+    if (cache.size() >= 2 * kCacheBatch) drain(cache, kCacheBatch);
+}
+
+int64_t HandleTable::insert(at::Tensor tensor) {
+    if (!tensor.defined()) return 0;
+    const uint32_t index = take_index();
+    // The slot belongs to this thread alone until its handle is returned.
+    Slot& slot = chunks_[index >> kChunkBits].load(std::memory_order_acquire)[index & (kChunkSize - 1)];
     slot.tensor = std::move(tensor);
-    slot.live = true;
-    live_.fetch_add(1, std::memory_order_relaxed);
+    slot.live.store(true, std::memory_order_relaxed);
     return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(index + 1);
 }
 
 void HandleTable::release(int64_t handle) {
-    at::Tensor doomed; // destroyed after the lock is dropped
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        Slot* slot = slot_for(handle);
-        if (!slot) fail_lookup(handle, "tensor to free");
-        doomed = std::move(slot->tensor);
-        slot->live = false;
-        // A generation that would wrap retires the slot for good, so an old
-        // handle can never alias a new tensor.
-        if (++slot->generation < (1u << kGenerationBits)) {
-            free_.push_back(static_cast<uint32_t>((handle & ((1 << kIndexBits) - 1)) - 1));
-        }
-        live_.fetch_sub(1, std::memory_order_relaxed);
-    }
+    Slot* slot = slot_for(handle);
+    if (!slot) fail_lookup(handle, "tensor to free");
+    at::Tensor doomed = std::move(slot->tensor);
+    slot->live.store(false, std::memory_order_relaxed);
+    // A generation that would wrap retires the slot for good, so an old
+    // handle can never alias a new tensor.
+    if (++slot->generation < (1u << kGenerationBits))
+        give_index(static_cast<uint32_t>((handle & ((1 << kIndexBits) - 1)) - 1));
+}
+
+int64_t HandleTable::live_count() const noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    int64_t live = 0;
+    for (const auto& chunk : owned_chunks_)
+        for (uint32_t i = 0; i < kChunkSize; ++i) live += chunk[i].live.load(std::memory_order_relaxed);
+    return live;
 }
 
 void HandleTable::fail_lookup(int64_t handle, const char* what) const {

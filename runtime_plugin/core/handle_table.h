@@ -4,6 +4,10 @@
 // slot index, the slot's generation and a fixed tag, so that a freed, stale
 // (slot reused) or forged handle is recognised and refused with an error
 // instead of being dereferenced.
+//
+// Threads: handles may be created, used and freed on any thread. As with any
+// object, freeing a handle while another thread still uses it is a race in
+// the caller's program.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -31,7 +35,8 @@ public:
     void release(int64_t handle);
 
     bool is_live(int64_t handle) const noexcept;
-    int64_t live_count() const noexcept { return live_.load(std::memory_order_relaxed); }
+    // Counts live slots (a scan: meant for leak checks, not hot paths).
+    int64_t live_count() const noexcept;
 
     // Handle layout: [tag:15][generation:24][index+1:24]; always positive.
     static constexpr int kIndexBits = 24;
@@ -46,21 +51,32 @@ private:
     struct Slot {
         at::Tensor tensor;
         uint32_t generation = 0; // bumped on every free; 0 is never live
-        bool live = false;
+        // Atomic only so that live_count() may read it from another thread;
+        // relaxed loads and stores cost nothing more than plain ones.
+        std::atomic<bool> live{false};
     };
+
+    // Each thread keeps a small cache of free slot indices, so that the
+    // steady state of "create a result, free it" takes no lock; the shared
+    // free list behind mutex_ refills and drains the caches in batches.
+    struct ThreadCache;
+    static constexpr size_t kCacheBatch = 32;
+    static ThreadCache& thread_cache();
+    uint32_t take_index();
+    void give_index(uint32_t index);
+    void refill(std::vector<uint32_t>& cache);
+    void drain(std::vector<uint32_t>& cache, size_t keep);
 
     HandleTable() = default;
     Slot* slot_for(int64_t handle) const noexcept;
     [[noreturn]] void fail_lookup(int64_t handle, const char* what) const;
 
-    // Chunks never move once allocated, so lookups need no lock; insert and
-    // release serialise on mutex_ to maintain the free list.
+    // Chunks never move once allocated, so lookups need no lock.
     std::unique_ptr<std::atomic<Slot*>[]> chunks_ =
         std::make_unique<std::atomic<Slot*>[]>(kMaxChunks);
     std::vector<std::unique_ptr<Slot[]>> owned_chunks_;
     std::vector<uint32_t> free_;
     uint32_t next_unused_ = 0;
-    std::atomic<int64_t> live_{0};
     mutable std::mutex mutex_;
 };
 
@@ -73,7 +89,7 @@ inline HandleTable::Slot* HandleTable::slot_for(int64_t handle) const noexcept {
     if (!chunk) return nullptr;
     Slot* slot = &chunk[index & (kChunkSize - 1)];
     const uint32_t generation = static_cast<uint32_t>((handle >> kIndexBits) & ((1 << kGenerationBits) - 1));
-    return (slot->live && slot->generation == generation) ? slot : nullptr;
+    return (slot->live.load(std::memory_order_relaxed) && slot->generation == generation) ? slot : nullptr;
 }
 
 inline at::Tensor& HandleTable::get(int64_t handle, const char* what) const {

@@ -32,15 +32,19 @@ SPL_TORCH_EXPORT int64_t rt_torch_cuda_device_count(void) {
     });
 }
 
-// The last failure's message on this thread ("" when none yet).
-SPL_TORCH_EXPORT const char* rt_torch_last_error(void) { return spl::thread_error().message.c_str(); }
+// The error channel itself is not `guarded`: these cannot fail, and a guard
+// would clear the very state they report.
 
-// Whether the previous call on this thread failed.
-SPL_TORCH_EXPORT bool rt_torch_error_pending(void) { return spl::thread_error().pending; }
+// The last failure's message on this thread ("" when none yet).
+SPL_TORCH_EXPORT const char* rt_torch_last_error(void) { return spl::thread_error_message().c_str(); }
+
+// Whether the previous call on this thread failed (typed ABI; a boxed call
+// reports failure in its status instead).
+SPL_TORCH_EXPORT bool rt_torch_error_pending(void) { return spl::t_error_pending; }
 
 SPL_TORCH_EXPORT void rt_torch_clear_error(void) {
-    spl::thread_error().pending = false;
-    spl::thread_error().message.clear();
+    spl::t_error_pending = false;
+    spl::thread_error_message().clear();
 }
 
 } // extern "C"

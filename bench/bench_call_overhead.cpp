@@ -1,0 +1,108 @@
+// Per-call cost of a 1-element add: at::add called directly, the plugin's
+// typed C symbol, and its boxed thunk, measured side by side in one process.
+// Each iteration creates and destroys one result tensor on every path.
+#include "plugin_loader.h"
+
+#include <ATen/Parallel.h>
+#include <ATen/ops/add.h>
+#include <ATen/ops/ones.h>
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+namespace {
+
+const SplPluginInfo* plugin = nullptr;
+
+SplValue i64(int64_t v) { SplValue x; x.tag = SPL_I64; x.as.i = v; return x; }
+
+int64_t make_one(const SplPluginInfo& info) {
+    SplValue shape_item = i64(1);
+    SplValue args[5];
+    args[0] = SplValue{SPL_ARRAY, {}};
+    SplValue one; one.tag = SPL_F64; one.as.f = 1.0;
+    args[0].as.array = SplArray{&one, 1};
+    args[1].tag = SPL_ARRAY; args[1].as.array = SplArray{&shape_item, 1};
+    args[2].tag = SPL_TEXT; args[2].as.text = SplText{"float32", 7};
+    args[3].tag = SPL_TEXT; args[3].as.text = SplText{"cpu", 3};
+    args[4].tag = SPL_BOOL; args[4].as.b = false;
+    SplValue result;
+    if (bench::function(info, "rt_torch_from_f64").boxed(args, 5, &result) != SPL_STATUS_OK)
+        throw std::runtime_error(result.as.text.ptr);
+    return result.as.i;
+}
+
+void BM_direct_at_add(benchmark::State& state) {
+    const at::Tensor a = at::ones({1}), b = at::ones({1});
+    for (auto _ : state) {
+        at::Tensor c = at::add(a, b);
+        benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+    }
+}
+
+void BM_typed_symbol(benchmark::State& state) {
+    using Add = int64_t (*)(int64_t, int64_t, SplValue);
+    using Free = void (*)(int64_t);
+    auto add = reinterpret_cast<Add>(bench::function(*plugin, "rt_torch_add_Tensor").typed);
+    auto free_handle = reinterpret_cast<Free>(bench::function(*plugin, "rt_torch_free").typed);
+    const int64_t a = make_one(*plugin), b = make_one(*plugin);
+    const SplValue alpha = i64(1);
+    for (auto _ : state) {
+        int64_t c = add(a, b, alpha);
+        benchmark::DoNotOptimize(c);
+        free_handle(c);
+    }
+    free_handle(a);
+    free_handle(b);
+}
+
+void BM_boxed_thunk(benchmark::State& state) {
+    const SplFunction& add = bench::function(*plugin, "rt_torch_add_Tensor");
+    const SplFunction& free_fn = bench::function(*plugin, "rt_torch_free");
+    SplValue args[2] = {i64(make_one(*plugin)), i64(make_one(*plugin))};
+    SplValue result;
+    for (auto _ : state) {
+        add.boxed(args, 2, &result);
+        free_fn.boxed(&result, 1, &result);
+    }
+    free_fn.boxed(&args[0], 1, &result);
+    free_fn.boxed(&args[1], 1, &result);
+}
+
+BENCHMARK(BM_direct_at_add)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.3);
+BENCHMARK(BM_typed_symbol)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.3);
+BENCHMARK(BM_boxed_thunk)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.3);
+
+// Collects the median times so that main can print the ratios.
+class RatioReporter : public benchmark::ConsoleReporter {
+public:
+    std::map<std::string, double> median_ns;
+    void ReportRuns(const std::vector<Run>& runs) override {
+        for (const auto& run : runs)
+            if (run.aggregate_name == "median") median_ns[run.run_name.function_name] = run.GetAdjustedRealTime();
+        ConsoleReporter::ReportRuns(runs);
+    }
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const char* path = std::getenv("SPL_TORCH_PLUGIN");
+    if (!path) {
+        std::fprintf(stderr, "set SPL_TORCH_PLUGIN to the path of libspl_torch.so\n");
+        return 2;
+    }
+    plugin = &bench::open_plugin(path);
+    at::set_num_threads(1); // one-element ops: keep the comparison about call overhead
+    benchmark::Initialize(&argc, argv);
+    RatioReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    const double direct = reporter.median_ns["BM_direct_at_add"];
+    std::printf("\nper-call cost of a 1-element add (median of 5, ns): direct %.1f, typed %.1f, boxed %.1f\n", direct,
+                reporter.median_ns["BM_typed_symbol"], reporter.median_ns["BM_boxed_thunk"]);
+    std::printf("ratio to at::add: typed symbol %.3fx, boxed thunk %.3fx (target <= 1.07x)\n",
+                reporter.median_ns["BM_typed_symbol"] / direct, reporter.median_ns["BM_boxed_thunk"] / direct);
+    return 0;
+}
