@@ -58,7 +58,7 @@ void emit_from_ir(const std::string& ir_text, const Options& o) {
     const codegen::OperatorSet ir = codegen::from_json(nlohmann::json::parse(ir_text));
     const auto policy = codegen::api::Policy::load(required(o, "policy"));
     const auto set = codegen::api::bind_all(ir, policy);
-    const int shards = o.count("shards") ? std::stoi(o.at("shards")) : 16;
+    const int shards = o.count("shards") ? std::stoi(o.at("shards")) : 8;
 
     std::vector<codegen::emit::OutputFile> files = codegen::emit::emit_cpp(set, shards);
     files.push_back(codegen::emit::emit_registry(set));

@@ -34,7 +34,12 @@ std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* wh
     for (const Argument& arg : op.schema.arguments) {
         auto type = bind_argument(arg.type, why);
         if (!type) return std::nullopt;
-        ParamBinding p{&arg, c_param_name(arg.name), simple_param_name(arg.name), *type, std::nullopt};
+        ParamBinding p{&arg, c_param_name(arg.name), simple_param_name(arg.name), *type, type->unbox, {}, std::nullopt};
+        // A bare integer given for a fixed-size list fills it (`int[2] kernel_size=3`).
+        if (type->unbox == "i64_list" && arg.type.list_size) {
+            p.unbox = "sized_i64_list";
+            p.unbox_args.push_back(std::to_string(*arg.type.list_size));
+        }
         if (arg.default_value) p.default_value = bind_default(arg, "kDefault_" + b.ops_struct + "_" + arg.name);
         b.params.push_back(std::move(p));
     }

@@ -16,6 +16,8 @@ struct ParamBinding {
     std::string c_name;      // C/C++ identifier
     std::string simple_name; // Simple parameter name
     ArgBinding type;
+    std::string unbox;                    // the BoxedArgs accessor
+    std::vector<std::string> unbox_args;  // its arguments after the index
     std::optional<DefaultBinding> default_value;
 };
 

@@ -42,7 +42,7 @@ std::string aten_call(const api::OperatorBinding& b) {
 void emit_typed(std::ostream& out, const api::OperatorBinding& b) {
     const auto& r = b.result;
     out << "extern \"C\" SPL_TORCH_EXPORT " << typed_prototype(b) << " {\n";
-    out << "    return spl::guarded<" << r.c_type << ">([&] {\n";
+    out << "    return spl::guarded<" << r.c_type << ">(\"" << b.entry_point << "\", [&] {\n";
     if (r.c_type == "SplValue") out << "        spl::ResultArena::current().reset();\n";
     if (r.is_void) {
         out << "        " << aten_call(b) << ";\n";
@@ -68,7 +68,8 @@ void emit_boxed(std::ostream& out, const api::OperatorBinding& b, size_t registr
     std::string args;
     for (size_t i = 0; i < b.params.size(); ++i) {
         const auto& p = b.params[i];
-        std::string read = "in." + p.type.unbox + "(" + std::to_string(i);
+        std::string read = "in." + p.unbox + "(" + std::to_string(i);
+        for (const auto& extra : p.unbox_args) read += ", " + extra;
         if (p.default_value && static_cast<int>(i) >= b.nrequired) read += ", " + p.default_value->cpp;
         read += ")";
         args += (i ? ", " : "") + read;

@@ -16,10 +16,11 @@
 #include <c10/core/SymIntArrayRef.h>
 #include <c10/util/OptionalArrayRef.h>
 
-// Named tensors (Dimname) left LibTorch in 2.x; older versions still have them.
-#if __has_include(<ATen/core/Dimname.h>)
+// Named tensors (Dimname) left LibTorch in 2.x; older versions still have
+// them. The build defines SPL_TORCH_HAS_DIMNAME from the LibTorch it uses
+// (__has_include would also find another version's headers in /usr/include).
+#ifdef SPL_TORCH_HAS_DIMNAME
 #include <ATen/core/Dimname.h>
-#define SPL_TORCH_HAS_DIMNAME 1
 #endif
 
 #include <array>

@@ -34,7 +34,8 @@ BoxedArgs::BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs)
                                    ? std::to_string(fn.nparams)
                                    : std::to_string(fn.nrequired) + " to " + std::to_string(fn.nparams);
         throw SplError(std::string(fn.name) + "() takes " + expected + " argument" +
-                       (fn.nparams == 1 ? "" : "s") + " but " + std::to_string(nargs) + " were given; signature: " +
+                       (fn.nparams == 1 ? "" : "s") + " but " + std::to_string(nargs) +
+                       (nargs == 1 ? " was" : " were") + " given; signature: " +
                        fn.signature);
     }
     if (nargs > 0 && !args) throw SplError(std::string(fn.name) + "(): argument array is NULL");
@@ -97,7 +98,8 @@ SplArray BoxedArgs::array(int i) const {
 SplI64Array BoxedArgs::i64_list(int i) {
     const SplValue& v = at(i);
     if (v.tag == SPL_NIL) return SplI64Array{nullptr, -1};
-    // A single integer stands for a one-element list, as in PyTorch (`dim=1`).
+    // A single integer stands for a one-element list, as in PyTorch (`dim=1`);
+    // sized_i64_list repeats it for fixed-size lists.
     if (v.tag == SPL_I64) {
         i64_store_.emplace_back(1, v.as.i);
         return SplI64Array{i64_store_.back().data(), 1};
@@ -112,6 +114,13 @@ SplI64Array BoxedArgs::i64_list(int i) {
     }
     i64_store_.push_back(std::move(out));
     return SplI64Array{i64_store_.back().data(), static_cast<int64_t>(i64_store_.back().size())};
+}
+
+SplI64Array BoxedArgs::sized_i64_list(int i, int64_t size) {
+    const SplValue& v = at(i);
+    if (v.tag != SPL_I64) return i64_list(i);
+    i64_store_.emplace_back(static_cast<size_t>(size), v.as.i);
+    return SplI64Array{i64_store_.back().data(), size};
 }
 
 SplF64Array BoxedArgs::f64_list(int i) {

@@ -41,6 +41,12 @@ public:
     // Lists: copied into storage owned by this object. nil gives len -1 (None).
     SplI64Array i64_list(int i);
     SplI64Array i64_list(int i, SplI64Array fallback) { return given(i) ? i64_list(i) : fallback; }
+    // A fixed-size list (`int[2]`): a bare integer stands for all `size`
+    // elements, as in PyTorch (`kernel_size=3` is [3, 3]).
+    SplI64Array sized_i64_list(int i, int64_t size);
+    SplI64Array sized_i64_list(int i, int64_t size, SplI64Array fallback) {
+        return given(i) ? sized_i64_list(i, size) : fallback;
+    }
     SplF64Array f64_list(int i);
     SplF64Array f64_list(int i, SplF64Array fallback) { return given(i) ? f64_list(i) : fallback; }
     SplBoolArray bool_list(int i);

@@ -9,7 +9,7 @@ std::string& thread_error_message() noexcept {
     return message;
 }
 
-void record_current_exception() noexcept {
+void record_current_exception(const char* function) noexcept {
     t_error_pending = true;
     std::string& message = thread_error_message();
     try {
@@ -18,6 +18,8 @@ void record_current_exception() noexcept {
         // LibTorch's message without the C++ backtrace: that is what a Simple
         // programmer can act on.
         message = e.what_without_backtrace();
+    } catch (const SplError& e) {
+        message = function ? std::string(function) + ": " + e.what() : e.what();
     } catch (const std::exception& e) {
         message = e.what();
     } catch (...) {

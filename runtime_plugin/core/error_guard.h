@@ -26,17 +26,19 @@ inline thread_local bool t_error_pending = false;
 std::string& thread_error_message() noexcept;
 
 // Records the exception currently being handled. Call only inside a catch.
-void record_current_exception() noexcept;
+// The binding's own errors are prefixed with `function`; LibTorch's
+// messages are passed on as they are.
+void record_current_exception(const char* function = nullptr) noexcept;
 
-// Runs `body` for a typed entry point: clears the pending flag, returns the
-// body's value, or R{} with the error recorded.
+// Runs `body` for the typed entry point `function`: clears the pending flag,
+// returns the body's value, or R{} with the error recorded.
 template <class R, class F>
-inline R guarded(F&& body) noexcept {
+inline R guarded(const char* function, F&& body) noexcept {
     t_error_pending = false;
     try {
         return std::forward<F>(body)();
     } catch (...) {
-        record_current_exception();
+        record_current_exception(function);
         if constexpr (!std::is_void_v<R>) return R{};
     }
 }

@@ -9,7 +9,7 @@ extern "C" {
 // Returns the previous grad mode, to hand back to rt_torch_no_grad_exit:
 // regions nest, and grad mode is per thread, as in PyTorch.
 SPL_TORCH_EXPORT bool rt_torch_no_grad_enter(void) {
-    return spl::guarded<bool>([&] {
+    return spl::guarded<bool>(__func__, [&] {
         const bool previous = c10::GradMode::is_enabled();
         c10::GradMode::set_enabled(false);
         return previous;
@@ -17,16 +17,16 @@ SPL_TORCH_EXPORT bool rt_torch_no_grad_enter(void) {
 }
 
 SPL_TORCH_EXPORT void rt_torch_no_grad_exit(bool previous) {
-    spl::guarded<void>([&] { c10::GradMode::set_enabled(previous); });
+    spl::guarded<void>(__func__, [&] { c10::GradMode::set_enabled(previous); });
 }
 
 SPL_TORCH_EXPORT bool rt_torch_is_grad_enabled(void) {
-    return spl::guarded<bool>([&] { return c10::GradMode::is_enabled(); });
+    return spl::guarded<bool>(__func__, [&] { return c10::GradMode::is_enabled(); });
 }
 
 // gradient: 0 for the implicit 1 of a scalar output.
 SPL_TORCH_EXPORT void rt_torch_backward(int64_t t, int64_t gradient, bool retain_graph, bool create_graph) {
-    spl::guarded<void>([&] {
+    spl::guarded<void>(__func__, [&] {
         const at::Tensor& output = spl::tensor(t, "tensor");
         std::vector<at::Tensor> grads;
         if (gradient != 0) grads.push_back(spl::tensor(gradient, "gradient"));
@@ -36,11 +36,11 @@ SPL_TORCH_EXPORT void rt_torch_backward(int64_t t, int64_t gradient, bool retain
 
 // A new handle to the gradient, or 0 when there is none yet.
 SPL_TORCH_EXPORT int64_t rt_torch_grad(int64_t t) {
-    return spl::guarded<int64_t>([&] { return spl::new_handle(spl::tensor(t, "tensor").grad()); });
+    return spl::guarded<int64_t>(__func__, [&] { return spl::new_handle(spl::tensor(t, "tensor").grad()); });
 }
 
 SPL_TORCH_EXPORT void rt_torch_zero_grad(int64_t t) {
-    spl::guarded<void>([&] { spl::tensor(t, "tensor").mutable_grad().reset(); });
+    spl::guarded<void>(__func__, [&] { spl::tensor(t, "tensor").mutable_grad().reset(); });
 }
 
 } // extern "C"

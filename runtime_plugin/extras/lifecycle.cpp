@@ -5,15 +5,15 @@
 extern "C" {
 
 SPL_TORCH_EXPORT void rt_torch_free(int64_t t) {
-    spl::guarded<void>([&] { spl::HandleTable::instance().release(t); });
+    spl::guarded<void>(__func__, [&] { spl::HandleTable::instance().release(t); });
 }
 
 SPL_TORCH_EXPORT bool rt_torch_is_live(int64_t t) {
-    return spl::guarded<bool>([&] { return spl::HandleTable::instance().is_live(t); });
+    return spl::guarded<bool>(__func__, [&] { return spl::HandleTable::instance().is_live(t); });
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_live_handles(void) {
-    return spl::guarded<int64_t>([&] { return spl::HandleTable::instance().live_count(); });
+    return spl::guarded<int64_t>(__func__, [&] { return spl::HandleTable::instance().live_count(); });
 }
 
 } // extern "C"

@@ -11,23 +11,23 @@
 extern "C" {
 
 SPL_TORCH_EXPORT const char* rt_torch_version(void) {
-    return spl::guarded<const char*>([&] { return spl_torch_generated_libtorch_version; });
+    return spl::guarded<const char*>(__func__, [&] { return spl_torch_generated_libtorch_version; });
 }
 
 SPL_TORCH_EXPORT const char* rt_torch_plugin_version(void) {
-    return spl::guarded<const char*>([&] { return SPL_TORCH_PLUGIN_VERSION; });
+    return spl::guarded<const char*>(__func__, [&] { return SPL_TORCH_PLUGIN_VERSION; });
 }
 
 SPL_TORCH_EXPORT void rt_torch_manual_seed(int64_t seed) {
-    spl::guarded<void>([&] { at::manual_seed(static_cast<uint64_t>(seed)); });
+    spl::guarded<void>(__func__, [&] { at::manual_seed(static_cast<uint64_t>(seed)); });
 }
 
 SPL_TORCH_EXPORT bool rt_torch_cuda_is_available(void) {
-    return spl::guarded<bool>([&] { return at::detail::getCUDAHooks().hasCUDA(); });
+    return spl::guarded<bool>(__func__, [&] { return at::detail::getCUDAHooks().hasCUDA(); });
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_cuda_device_count(void) {
-    return spl::guarded<int64_t>([&] {
+    return spl::guarded<int64_t>(__func__, [&] {
         return at::detail::getCUDAHooks().hasCUDA() ? int64_t(at::detail::getCUDAHooks().deviceCount()) : int64_t(0);
     });
 }

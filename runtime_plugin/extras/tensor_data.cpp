@@ -58,7 +58,7 @@ extern "C" {
 
 SPL_TORCH_EXPORT int64_t rt_torch_from_f64(SplF64Array data, SplI64Array shape, const char* dtype, const char* device,
                                           bool requires_grad) {
-    return spl::guarded<int64_t>([&] {
+    return spl::guarded<int64_t>(__func__, [&] {
         return make_tensor(data.data, data.len, shape, c10::kDouble, dtype && *dtype ? dtype : "float32", device,
                            requires_grad);
     });
@@ -66,25 +66,23 @@ SPL_TORCH_EXPORT int64_t rt_torch_from_f64(SplF64Array data, SplI64Array shape, 
 
 SPL_TORCH_EXPORT int64_t rt_torch_from_i64(SplI64Array data, SplI64Array shape, const char* dtype, const char* device,
                                           bool requires_grad) {
-    return spl::guarded<int64_t>(
-        [&] { return make_tensor(data.data, data.len, shape, c10::kLong, dtype, device, requires_grad); });
+    return spl::guarded<int64_t>(__func__, [&] { return make_tensor(data.data, data.len, shape, c10::kLong, dtype, device, requires_grad); });
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_from_bool(SplBoolArray data, SplI64Array shape, const char* device) {
-    return spl::guarded<int64_t>(
-        [&] { return make_tensor(data.data, data.len, shape, c10::kBool, "bool", device, false); });
+    return spl::guarded<int64_t>(__func__, [&] { return make_tensor(data.data, data.len, shape, c10::kBool, "bool", device, false); });
 }
 
 SPL_TORCH_EXPORT SplValue rt_torch_to_f64_list(int64_t t) {
-    return spl::guarded<SplValue>([&] { return to_values<double>(t, c10::kDouble, spl::v_f64); });
+    return spl::guarded<SplValue>(__func__, [&] { return to_values<double>(t, c10::kDouble, spl::v_f64); });
 }
 
 SPL_TORCH_EXPORT SplValue rt_torch_to_i64_list(int64_t t) {
-    return spl::guarded<SplValue>([&] { return to_values<int64_t>(t, c10::kLong, spl::v_i64); });
+    return spl::guarded<SplValue>(__func__, [&] { return to_values<int64_t>(t, c10::kLong, spl::v_i64); });
 }
 
 SPL_TORCH_EXPORT SplValue rt_torch_to_bool_list(int64_t t) {
-    return spl::guarded<SplValue>([&] { return to_values<bool>(t, c10::kBool, spl::v_bool); });
+    return spl::guarded<SplValue>(__func__, [&] { return to_values<bool>(t, c10::kBool, spl::v_bool); });
 }
 
 } // extern "C"

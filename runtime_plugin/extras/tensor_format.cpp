@@ -111,8 +111,7 @@ std::string format_tensor(const at::Tensor& tensor) {
 } // namespace
 
 extern "C" SPL_TORCH_EXPORT const char* rt_torch_format(int64_t t) {
-    return spl::guarded<const char*>(
-        [&] { spl::ResultArena::current().reset(); return spl::ResultArena::current().text(format_tensor(spl::tensor(t, "tensor"))); });
+    return spl::guarded<const char*>(__func__, [&] { spl::ResultArena::current().reset(); return spl::ResultArena::current().text(format_tensor(spl::tensor(t, "tensor"))); });
 }
 
 SPL_EXTRA(rt_torch_format, "extern fn rt_torch_format(t: i64) -> text", "text", {"t", "i64", nullptr})

@@ -4,7 +4,7 @@
 extern "C" {
 
 SPL_TORCH_EXPORT SplValue rt_torch_shape(int64_t t) {
-    return spl::guarded<SplValue>([&] {
+    return spl::guarded<SplValue>(__func__, [&] {
         spl::ResultArena::current().reset();
         const auto sizes = spl::tensor(t, "tensor").sizes();
         SplValue* items = spl::ResultArena::current().values(sizes.size());
@@ -14,20 +14,19 @@ SPL_TORCH_EXPORT SplValue rt_torch_shape(int64_t t) {
 }
 
 SPL_TORCH_EXPORT const char* rt_torch_dtype(int64_t t) {
-    return spl::guarded<const char*>([&] { return spl::dtype_name(spl::tensor(t, "tensor").scalar_type()); });
+    return spl::guarded<const char*>(__func__, [&] { return spl::dtype_name(spl::tensor(t, "tensor").scalar_type()); });
 }
 
 SPL_TORCH_EXPORT const char* rt_torch_device(int64_t t) {
-    return spl::guarded<const char*>(
-        [&] { spl::ResultArena::current().reset(); return spl::ResultArena::current().text(spl::device_name(spl::tensor(t, "tensor").device())); });
+    return spl::guarded<const char*>(__func__, [&] { spl::ResultArena::current().reset(); return spl::ResultArena::current().text(spl::device_name(spl::tensor(t, "tensor").device())); });
 }
 
 SPL_TORCH_EXPORT bool rt_torch_requires_grad(int64_t t) {
-    return spl::guarded<bool>([&] { return spl::tensor(t, "tensor").requires_grad(); });
+    return spl::guarded<bool>(__func__, [&] { return spl::tensor(t, "tensor").requires_grad(); });
 }
 
 SPL_TORCH_EXPORT bool rt_torch_shares_storage(int64_t a, int64_t b) {
-    return spl::guarded<bool>([&] {
+    return spl::guarded<bool>(__func__, [&] {
         return spl::tensor(a, "a").storage().is_alias_of(spl::tensor(b, "b").storage());
     });
 }

@@ -36,7 +36,7 @@ def check(ok, message):
 def generate(codegen, native, tags, version, policy, out_dir):
     start = time.perf_counter()
     run = subprocess.run([codegen, "generate", "--native-functions", native, "--tags", tags, "--version", version,
-                          "--policy", policy, "--out-dir", out_dir, "--shards", "16"],
+                          "--policy", policy, "--out-dir", out_dir, "--shards", "8"],
                          capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if run.returncode != 0:
