@@ -21,6 +21,11 @@ Policy Policy::load(const std::string& path) {
         policy.excluded_types[entry.at("type").get<std::string>()] = entry.at("reason").get<std::string>();
     for (const auto& entry : doc.value("exclude_operators", nlohmann::json::array()))
         policy.excluded_operators[entry.at("operator").get<std::string>()] = entry.at("reason").get<std::string>();
+    const auto hand_written = doc.value("hand_written", nlohmann::json::object());
+    for (const auto& name : hand_written.value("methods", nlohmann::json::array()))
+        policy.hand_written_methods.insert(name.get<std::string>());
+    for (const auto& name : hand_written.value("functions", nlohmann::json::array()))
+        policy.hand_written_functions.insert(name.get<std::string>());
     for (const auto& [name, reason] : policy.excluded_operators)
         if (reason.empty()) throw std::runtime_error(path + ": exclusion of " + name + " gives no reason");
     return policy;

@@ -5,6 +5,7 @@
 #include "model/schema.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ namespace codegen::api {
 struct Policy {
     std::map<std::string, std::string> excluded_types;     // schema base type -> reason
     std::map<std::string, std::string> excluded_operators; // "name.overload" -> reason
+    // Names that lib.torch's hand-written code defines, so the generated API leaves them out.
+    std::set<std::string> hand_written_methods, hand_written_functions;
 
     static Policy load(const std::string& path);
 

@@ -21,6 +21,8 @@ struct ArgBinding {
     std::string simple_type;  // Simple extern type: "i64", "any", "[i64]", "text?"
     std::string unbox;        // BoxedArgs accessor: "handle", "i64", "value", "i64_list", ...
     std::string to_aten;      // conversion, with {v} = C parameter, {n} = "name" literal, {N} = list size
+    std::string api_type;     // type in lib.torch's generated API (Tensor objects instead of handles)
+    std::string to_ffi;       // lib.torch value {v} -> the extern's argument
 };
 
 struct ReturnBinding {
@@ -29,6 +31,8 @@ struct ReturnBinding {
     std::string simple_type;
     std::string to_abi;       // ATen value {r} -> typed value
     std::string to_boxed;     // ATen value {r} -> SplValue (for tuple elements)
+    std::string api_type;     // type in lib.torch's generated API
+    std::string from_ffi;     // the extern's result {r} -> lib.torch value
 };
 
 // The binding of an argument type, or std::nullopt with `why` set when the

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "api/bound_set.h"
+#include "api/simple_api.h"
 
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ std::string simple_declaration(const api::OperatorBinding& b);
 std::vector<OutputFile> emit_cpp(const api::BoundSet& set, int shards);
 // registry.cpp: the SplFunction table handed to hosts.
 OutputFile emit_registry(const api::BoundSet& set);
+// ops.spl: lib.torch's generated functions and Tensor methods (api/simple_api.h).
+OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy);
 // ffi.spl: one `extern fn` per entry point.
 OutputFile emit_spl(const api::BoundSet& set);
 // coverage.txt: counts, and every exclusion with its reason.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generation checks: determinism, the coverage floor, version stamps, and
-that the committed snapshot (generated/, spl_stubs/lib/torch/ffi.spl) is the
+that the committed snapshot (generated/, spl_stubs/lib/torch/{ffi,ops}.spl) is the
 output of this generator for the pinned LibTorch.
 
 usage: check_generation.py TORCH_CODEGEN NATIVE_FUNCTIONS TAGS VERSION POLICY REPO
@@ -19,7 +19,7 @@ SNAPSHOT = {  # generated output -> committed copy
     "ffi.spl": "generated/ffi.spl",
     "coverage.txt": "generated/coverage.txt",
 }
-SNAPSHOT_COPIES = {"ffi.spl": "spl_stubs/lib/torch/ffi.spl"}
+SNAPSHOT_COPIES = {"ffi.spl": "spl_stubs/lib/torch/ffi.spl", "ops.spl": "spl_stubs/lib/torch/ops.spl"}
 
 failures = []
 checks = 0

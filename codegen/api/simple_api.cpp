@@ -1,0 +1,131 @@
+#include "api/simple_api.h"
+
+#include <algorithm>
+#include <map>
+
+namespace codegen::api {
+namespace {
+
+std::string substitute(std::string text, const std::string& token, const std::string& value) {
+    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
+        text.replace(at, token.size(), value);
+    return text;
+}
+
+// A Simple name for an operator: keywords and type names get a trailing `_`
+// (`var` is a keyword: torch.var is `var_` in Simple).
+std::string simple_callable_name(const std::string& name) {
+    static const std::set<std::string> reserved = {"var", "val", "fn", "any", "me", "in", "is", "as", "not",
+                                                   "and", "or", "match", "type", "use", "text", "bool"};
+    return reserved.count(name) ? name + "_" : name;
+}
+
+bool is_tensor_type(const std::string& api_type) { return api_type.find("Tensor") != std::string::npos; }
+
+// The lib.torch value a written argument stands for (self for methods).
+std::string object_of(const ParamBinding& p, bool method) {
+    return (method && p.arg->name == "self") ? "self" : p.simple_name;
+}
+
+ApiCallable make_callable(const OperatorBinding& b, bool method) {
+    ApiCallable c;
+    c.binding = &b;
+    c.name = simple_callable_name(b.op->schema.name);
+    std::vector<std::string> ffi_args;
+    for (const auto& p : b.params) {
+        const std::string object = object_of(p, method);
+        ffi_args.push_back(substitute(p.type.to_ffi, "{v}", object));
+        if (object == "self") continue;
+        ApiParam param{p.simple_name, p.type.api_type, std::nullopt};
+        if (p.default_value) param.default_value = p.type.key == "Tensor?" ? "nil" : p.default_value->simple;
+        c.params.push_back(std::move(param));
+    }
+    std::string call = b.entry_point + "(";
+    for (size_t i = 0; i < ffi_args.size(); ++i) call += (i ? ", " : "") + ffi_args[i];
+    call += ")";
+
+    const auto& returns = b.op->schema.returns;
+    auto aliased = [&](const Return& ret) -> const ParamBinding* {
+        if (!ret.type.alias || !ret.type.alias->is_write) return nullptr;
+        for (const auto& p : b.params)
+            if (p.arg->type.alias && p.arg->type.alias->is_write &&
+                p.arg->type.alias->before_set == ret.type.alias->before_set)
+                return &p;
+        return nullptr;
+    };
+    auto element = [&](const Return& ret, const std::string& value, std::string* type) {
+        if (const ParamBinding* p = aliased(ret)) {
+            *type = p->type.api_type;
+            return object_of(*p, method);
+        }
+        const auto rb = bind_return(ret.type, nullptr);
+        *type = rb->api_type;
+        return substitute(rb->from_ffi, "{r}", value);
+    };
+
+    if (returns.empty()) {
+        c.body.push_back(call);
+    } else if (returns.size() == 1) {
+        if (const ParamBinding* p = aliased(returns[0])) {
+            c.body.push_back(call);
+            c.body.push_back(object_of(*p, method));
+            c.return_type = p->type.api_type;
+        } else {
+            c.body.push_back(element(returns[0], call, &c.return_type));
+        }
+    } else {
+        c.body.push_back("val r = " + call);
+        std::string tuple = "(", types = "(";
+        for (size_t k = 0; k < returns.size(); ++k) {
+            std::string type;
+            tuple += (k ? ", " : "") + element(returns[k], "r[" + std::to_string(k) + "]", &type);
+            types += (k ? ", " : "") + type;
+        }
+        c.body.push_back(tuple + ")");
+        c.return_type = types + ")";
+    }
+    return c;
+}
+
+// First-match resolution tries overloads in this order: out= variants last
+// (they need `out:`), then those taking more tensors first, so that
+// `x.add(y)` with a Tensor y picks add.Tensor before add.Scalar (`any`).
+void order_overloads(std::vector<ApiCallable>& callables) {
+    std::stable_sort(callables.begin(), callables.end(), [](const ApiCallable& a, const ApiCallable& b) {
+        if (a.name != b.name) return a.name < b.name;
+        const bool a_out = a.binding->op->schema.kind() == SchemaKind::out;
+        const bool b_out = b.binding->op->schema.kind() == SchemaKind::out;
+        if (a_out != b_out) return b_out;
+        auto tensors = [](const ApiCallable& c) {
+            return std::count_if(c.params.begin(), c.params.end(),
+                                 [](const ApiParam& p) { return is_tensor_type(p.type); });
+        };
+        return tensors(a) > tensors(b);
+    });
+}
+
+} // namespace
+
+ApiSurface simple_api(const BoundSet& set, const std::set<std::string>& hand_written_methods,
+                      const std::set<std::string>& hand_written_functions) {
+    ApiSurface api;
+    std::set<std::string> skipped;
+    for (const auto& b : set.bound) {
+        const auto& variants = b.op->variants;
+        const std::string& name = b.op->schema.name;
+        if (std::find(variants.begin(), variants.end(), "function") != variants.end()) {
+            if (hand_written_functions.count(name)) skipped.insert(name);
+            else api.functions.push_back(make_callable(b, false));
+        }
+        if (std::find(variants.begin(), variants.end(), "method") != variants.end()) {
+            if (hand_written_methods.count(name)) skipped.insert("Tensor." + name);
+            else api.methods.push_back(make_callable(b, true));
+        }
+    }
+    order_overloads(api.functions);
+    order_overloads(api.methods);
+    api.skipped.assign(skipped.begin(), skipped.end());
+    return api;
+}
+
+} // namespace codegen::api

@@ -1,0 +1,42 @@
+// Layer 2 (API): lib.torch's generated Simple API — every function variant as
+// a module function and every method variant as a Tensor method, taking and
+// returning Tensor objects, with overloads ordered for the host's
+// first-match resolution.
+#pragma once
+
+#include "api/bound_set.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace codegen::api {
+
+struct ApiParam {
+    std::string name;
+    std::string type;
+    std::optional<std::string> default_value; // a Simple literal
+};
+
+struct ApiCallable {
+    std::string name;             // Simple name: "add", "var_"
+    std::vector<ApiParam> params; // without self, for methods
+    std::string return_type;      // "" for none
+    std::vector<std::string> body; // Simple statements; the last is the value
+    const OperatorBinding* binding;
+};
+
+struct ApiSurface {
+    std::vector<ApiCallable> functions; // grouped by name, overloads in resolution order
+    std::vector<ApiCallable> methods;
+    std::vector<std::string> skipped;   // names left to the hand-written library
+};
+
+// `hand_written` names (schema/policy.json "hand_written") are not generated:
+// the hand-written library defines them (e.g. Tensor.to, which must tell a
+// device name from a dtype name).
+ApiSurface simple_api(const BoundSet& set, const std::set<std::string>& hand_written_methods,
+                      const std::set<std::string>& hand_written_functions);
+
+} // namespace codegen::api

@@ -1,0 +1,53 @@
+#include "emit/emitters.h"
+
+#include <set>
+#include <sstream>
+
+namespace codegen::emit {
+namespace {
+
+std::string signature(const api::ApiCallable& c) {
+    std::string out = c.name + "(";
+    for (size_t i = 0; i < c.params.size(); ++i) {
+        const auto& p = c.params[i];
+        out += (i ? ", " : "") + p.name + ": " + p.type;
+        if (p.default_value) out += " = " + *p.default_value;
+    }
+    out += ")";
+    if (!c.return_type.empty()) out += " -> " + c.return_type;
+    return out;
+}
+
+void write_callable(std::ostream& out, const api::ApiCallable& c, const std::string& indent) {
+    out << indent << "fn " << signature(c) << ":\n";
+    for (const auto& line : c.body) out << indent << "    " << line << "\n";
+}
+
+} // namespace
+
+OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy) {
+    const api::ApiSurface surface = api::simple_api(set, policy.hand_written_methods, policy.hand_written_functions);
+    std::ostringstream out;
+    out << banner(*set.ir, "#");
+    out << "\"\"\"lib.torch's generated API: every ATen function variant as a function and every method\n"
+        << "variant as a Tensor method, overloads in the order the host tries them (first match wins).\n"
+        << surface.functions.size() << " functions and " << surface.methods.size() << " methods; left to the "
+        << "hand-written library: ";
+    for (size_t i = 0; i < surface.skipped.size(); ++i) out << (i ? ", " : "") << surface.skipped[i];
+    out << ".\n\"\"\"\n\nuse lib.torch.ffi.*\nuse lib.torch.tensor.{Tensor, opt_handle, handles, opt_handles}\n\n";
+    out << "impl Tensor:\n";
+    for (const auto& m : surface.methods) write_callable(out, m, "    ");
+    out << "\n";
+    std::set<std::string> names;
+    for (const auto& f : surface.functions) {
+        write_callable(out, f, "");
+        names.insert(f.name);
+    }
+    out << "\nexport ";
+    size_t i = 0;
+    for (const auto& name : names) out << (i++ ? ", " : "") << name;
+    out << "\n";
+    return {"ops.spl", out.str()};
+}
+
+} // namespace codegen::emit
