@@ -63,6 +63,7 @@ void emit_from_ir(const std::string& ir_text, const Options& o) {
     std::vector<codegen::emit::OutputFile> files = codegen::emit::emit_cpp(set, shards);
     files.push_back(codegen::emit::emit_registry(set));
     files.push_back(codegen::emit::emit_spl(set));
+    files.push_back(codegen::emit::emit_spl_api(set, policy));
     files.push_back(codegen::emit::emit_coverage(set));
     codegen::emit::write_files(required(o, "out-dir"), files);
     std::cout << codegen::emit::coverage_summary(set);
