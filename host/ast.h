@@ -353,6 +353,7 @@ struct FnProto {
     bool is_static = false;
     bool is_me = false;      // `me` method: may mutate self
     bool is_lambda = false;
+    bool is_module = false;  // a module's top level
     // Filled by the resolver.
     uint32_t nslots = 0;
     std::vector<UpvalueDesc> upvalues;
@@ -425,7 +426,7 @@ struct UseBinding {
     ModuleObj* source = nullptr;
     int source_index = -1;  // -1: bind the module object itself
     SourceLoc loc;
-    Value* global = nullptr;
+    Value* global = nullptr; // null when another binding of the name wins (see the resolver)
 };
 
 struct Use : Stmt {

@@ -15,6 +15,7 @@
 //    when it returns.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -103,6 +104,9 @@ public:
     bool equal(const Value& a, const Value& b, SourceLoc loc);
     int compare(const Value& a, const Value& b, SourceLoc loc); // <0, 0, >0; error when unordered
     bool truthy(const Value& v, SourceLoc loc);
+    // Calls `body(item)` for each element of an iterable; `false` stops early.
+    void for_each(const Value& iterable, SourceLoc loc, const std::function<bool(Value)>& body);
+    Value index_value(const Value& obj, const Value& key, SourceLoc loc);
     Value cast(const Value& v, const std::string& type, SourceLoc loc);
     std::string display(const Value& v, SourceLoc loc); // str(x), print, interpolation
     std::string repr(const Value& v, SourceLoc loc);    // inside containers: text is quoted
@@ -119,13 +123,13 @@ public:
     PluginLoader& plugins() { return *plugins_; }
     SpecRunner& spec() { return *spec_; }
     const HostOptions& options() const { return options_; }
-    void out(std::string_view text);   // program output (stdout, buffered)
-    void flush_out();
+    void out(std::string_view text);   // program output (stdout)
     int64_t live_instances(const std::string& class_name) const;
     void report_error(const SplError& e); // prints to stderr
 
     // ---- modules (interpreter.cpp)
     void execute_module(ModuleObj& m);
+    void create_extern(const ast::ExternDecl& d);
     void run_drop(InstanceObj* instance) override;
 
     // Evaluates an expression in a fresh frame with `nslots` slots and no
@@ -151,7 +155,6 @@ private:
     Value eval_try(const ast::Try& t);
     Value eval_block_value(const ast::Block& b);
     Value eval_stmt_value(const ast::Stmt& s);
-    Value index_value(const Value& obj, const Value& key, SourceLoc loc);
     Value member_value(const Value& obj, const ast::Member& m);
 
     // exec.cpp
@@ -165,21 +168,17 @@ private:
     void exec_nested_fn(const ast::FnDecl& d);
     void clear_slots(uint32_t begin, uint32_t end);
     void assign_to(const ast::Expr& target, Value v);
+    void set_index(const Value& obj, const Value& key, Value v, SourceLoc loc);
     // Binds a value to a declaration pattern (val/for targets); errors if it does not fit.
     void bind(const ast::Pattern& p, Value v);
     void store_binding(const ast::Pattern& p, Value v);
     // Match patterns: true and bindings made when `v` matches.
     bool match_pattern(const ast::Pattern& p, const Value& v);
-    // Calls `body(item)` for each element; false from body stops early.
-    template <class F> void iterate(const Value& iterable, SourceLoc loc, F&& body);
 
     // calls.cpp
     Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc);
-    Value construct(ClassObj* cls, ArgList& args, SourceLoc loc);
+    Value construct(ClassObj* cls, ArgList& args, SourceLoc loc, ast::ArgPlan* plan);
     Value construct_variant(EnumObj* type, uint32_t index, ArgList& args, SourceLoc loc);
-    const std::vector<int16_t>& plan_for(const void* callee, ast::ArgPlan* plan, std::vector<int16_t>& scratch,
-                                         ArgList& args, const std::vector<std::string>& params, SourceLoc loc,
-                                         const std::string& what);
     void create_class(const ast::ClassDecl& d, ModuleObj& m);
     void create_enum(const ast::EnumDecl& d, ModuleObj& m);
     void apply_impl(const ast::ImplDecl& d);
@@ -205,7 +204,7 @@ private:
     size_t sp_ = 0;
     CallFrame* frame_ = nullptr;
     int depth_ = 0;
-    std::string out_buffer_;
+    int drop_errors_ = 0;
 };
 
 // RAII: a window of `n` nil slots on the value stack, cleared (in reverse

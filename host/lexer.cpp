@@ -219,18 +219,26 @@ void Lexer::layout(std::vector<Token>& out) {
             continue;
         }
         at_line_start_ = false;
+        // A line starting with `.name` continues the previous one (method chains).
+        if (c == '.' && is_ident_start(peek(1)) && !out.empty() && out.back().kind == Tok::Newline) {
+            out.pop_back();
+            return;
+        }
         SourceLoc loc = here();
         if (width > indents_.back()) {
             indents_.push_back(width);
             emit(out, Tok::Indent, loc, pos_);
         } else {
+            std::string levels; // for the message: the blocks this line could close to
+            for (size_t i = indents_.size(); i-- > 0;)
+                levels += (levels.empty() ? "" : i == 0 ? " or " : ", ") + std::to_string(indents_[i]);
             while (width < indents_.back()) {
                 indents_.pop_back();
                 emit(out, Tok::Dedent, loc, pos_);
             }
             if (width != indents_.back())
-                fail(loc, "expected an indentation of " + std::to_string(indents_.back()) +
-                              " spaces, found " + std::to_string(width));
+                fail(loc, "expected an indentation of " + levels + " spaces (an enclosing block), found " +
+                              std::to_string(width));
         }
         return;
     }

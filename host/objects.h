@@ -58,6 +58,17 @@ protected:
     ~DropRunner() = default;
 };
 
+// Methods the interpreter calls on its own: operators, indexing, to_string.
+// Kept in a per-class array so that `a + b` on objects costs no name lookup.
+enum class Op : uint8_t {
+    Add, Sub, Mul, Div, Mod, Pow, MatMul,
+    RAdd, RSub, RMul, RDiv, RMod, RPow, RMatMul,
+    Eq, Ne, Lt, Le, Gt, Ge, Neg,
+    GetItem, SetItem, ToString, Iter, Next,
+    Count
+};
+const char* op_method_name(Op op);
+
 struct ClassObj : Obj {
     ClassObj(std::string n, const ast::ClassDecl* d, DropRunner* r)
         : Obj(ObjType::Class), name(std::move(n)), decl(d), dropper(r) {}
@@ -68,7 +79,11 @@ struct ClassObj : Obj {
     void add_method(const std::string& n, Value fn, bool is_static) {
         (is_static ? statics : methods)[n] = std::move(fn);
         if (n == "drop" && !is_static) drop = methods[n];
+        if (is_static) return;
+        for (size_t i = 0; i < static_cast<size_t>(Op::Count); ++i)
+            if (n == op_method_name(static_cast<Op>(i))) ops[i] = methods[n];
     }
+    const Value& op(Op o) const { return ops[static_cast<size_t>(o)]; }
 
     const std::string name;
     const ast::ClassDecl* decl;
@@ -78,6 +93,7 @@ struct ClassObj : Obj {
     std::unordered_map<std::string, Value> methods; // FunctionObj, called with self
     std::unordered_map<std::string, Value> statics; // FunctionObj, called without self
     Value drop;        // the `drop` method, nil when the class has none
+    Value ops[static_cast<size_t>(Op::Count)]; // operator methods, nil when absent
     int64_t live = 0;  // instances alive now
 };
 
@@ -163,6 +179,22 @@ struct ModuleObj : Obj {
     }
     bool exports_name(const std::string& n) const {
         return has_export_list ? exports.count(n) > 0 : own_names.count(n) > 0;
+    }
+    // Empties the global slots, last first: data (whose `drop` methods may
+    // still call this module's functions and externs), then with `code` also
+    // the functions, classes, enums and externs themselves.
+    void clear_globals(bool code) {
+        for (size_t i = globals.size(); i-- > 0;) {
+            const Value& v = globals[i];
+            bool is_code = v.is(ObjType::Function) || v.is(ObjType::Class) || v.is(ObjType::Enum) ||
+                           v.is(ObjType::Extern) || v.is(ObjType::Builtin) || v.is(ObjType::Module) ||
+                           v.is(ObjType::VariantCtor);
+            if (code || !is_code) globals[i].reset();
+        }
+    }
+    ~ModuleObj() override {
+        clear_globals(false);
+        clear_globals(true);
     }
 
     const std::string name; // dotted ("lib.torch.nn") or the file path for a main program

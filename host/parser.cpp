@@ -138,6 +138,7 @@ std::unique_ptr<Module> Parser::parse_file() {
     auto m = std::make_unique<Module>();
     m->file = &file_;
     m->init.name = "<module>";
+    m->init.is_module = true;
     m->init.loc = SourceLoc{&file_, 1, 1};
     while (!at(Tok::Eof)) {
         if (accept(Tok::Newline)) continue;
@@ -244,12 +245,28 @@ StmtPtr Parser::parse_simple_statement() {
     // `print "text"` / `print x`: a call without parentheses.
     if (at_ident("print")) {
         Tok n = peek().kind;
-        if (n == Tok::Str || n == Tok::RawStr || n == Tok::Int || n == Tok::Float || n == Tok::Ident ||
+        // `print(...)` alone is an ordinary call; `print (a).b(), c` is the
+        // statement form whose first argument happens to start with `(`.
+        bool paren_statement = false;
+        if (n == Tok::LParen) {
+            size_t k = pos_ + 1;
+            int depth = 0;
+            for (; k < toks_.size(); ++k) {
+                if (toks_[k].kind == Tok::LParen) ++depth;
+                if (toks_[k].kind == Tok::RParen && --depth == 0) break;
+                if (toks_[k].kind == Tok::Eof) break;
+            }
+            Tok after = k + 1 < toks_.size() ? toks_[k + 1].kind : Tok::Eof;
+            paren_statement = after != Tok::Newline && after != Tok::Eof && after != Tok::Dedent &&
+                              after != Tok::KwElse && after != Tok::KwElif;
+        }
+        if (paren_statement || n == Tok::Str || n == Tok::RawStr || n == Tok::Int || n == Tok::Float || n == Tok::Ident ||
             n == Tok::LBracket || n == Tok::KwTrue || n == Tok::KwFalse || n == Tok::KwNil ||
             n == Tok::Minus || n == Tok::KwNot) {
             auto call = std::make_unique<Call>(loc, std::make_unique<Name>(loc, "print"));
             advance();
-            call->args.push_back(parse_expr());
+            do call->args.push_back(parse_expr());
+            while (accept(Tok::Comma));
             return std::make_unique<ExprStmt>(loc, std::move(call));
         }
     }
@@ -1006,7 +1023,10 @@ ExprPtr Parser::parse_primary() {
     case Tok::KwTrue: advance(); return std::make_unique<Literal>(ExprKind::Bool, loc, Value::boolean(true));
     case Tok::KwFalse: advance(); return std::make_unique<Literal>(ExprKind::Bool, loc, Value::boolean(false));
     case Tok::KwNil: advance(); return std::make_unique<Literal>(ExprKind::Nil, loc, Value());
-    case Tok::Ident: advance(); return std::make_unique<Name>(loc, std::string(t.text));
+    case Tok::Ident:
+        advance();
+        if (t.text == "None") return std::make_unique<Literal>(ExprKind::Nil, loc, Value());
+        return std::make_unique<Name>(loc, std::string(t.text));
     case Tok::LParen: return parse_paren();
     case Tok::LBracket: return parse_bracket_literal();
     case Tok::LBrace: return parse_brace_literal();

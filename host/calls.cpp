@@ -1,0 +1,235 @@
+// calls.cpp — calling functions, methods, constructors; creating classes and enums.
+#include "arg_binding.h"
+#include "extern_call.h"
+#include "interpreter.h"
+
+namespace spl {
+
+using namespace ast;
+
+Value Interpreter::make_function(const FnProto& proto, const Obj* owner) {
+    return Value(new FunctionObj(&proto, owner));
+}
+
+Value Interpreter::call(const Value& callee, ArgList& args, SourceLoc loc, ArgPlan* plan) {
+    if (callee.is_obj()) {
+        switch (callee.obj()->type) {
+        case ObjType::Function: return invoke(callee.as<FunctionObj>(), nullptr, args, plan, loc);
+        case ObjType::BoundMethod: {
+            auto* bm = callee.as<BoundMethodObj>();
+            return invoke(bm->method.as<FunctionObj>(), &bm->self, args, plan, loc);
+        }
+        case ObjType::Builtin: {
+            const BuiltinDef* def = callee.as<BuiltinObj>()->def;
+            if (args.has_names() && !def->named_ok)
+                runtime_error(loc, std::string("`") + def->name + "` does not take named arguments");
+            if (args.count < def->min_args || (def->max_args >= 0 && args.count > def->max_args)) {
+                std::string expected = def->min_args == def->max_args ? std::to_string(def->min_args)
+                                       : def->max_args < 0 ? "at least " + std::to_string(def->min_args)
+                                                           : std::to_string(def->min_args) + " to " + std::to_string(def->max_args);
+                runtime_error(loc, std::string("`") + def->name + "` takes " + expected + " argument" +
+                                       (def->max_args == 1 ? "" : "s") + ", " + std::to_string(args.count) + " given");
+            }
+            return def->fn(*this, args, loc);
+        }
+        case ObjType::Extern: return call_extern(*this, *callee.as<ExternObj>(), args, plan, loc);
+        case ObjType::Class: return construct(callee.as<ClassObj>(), args, loc, plan);
+        case ObjType::VariantCtor: {
+            auto* c = callee.as<VariantCtorObj>();
+            return construct_variant(c->type, c->index, args, loc);
+        }
+        default: break;
+        }
+    }
+    runtime_error(loc, "a value of type " + type_name(callee) + " cannot be called");
+}
+
+Value Interpreter::call_with(const Value& callee, std::initializer_list<Value> list, SourceLoc loc) {
+    ArgBuffer buf(list.size());
+    Value* argv = buf.data();
+    size_t i = 0;
+    for (const Value& v : list) argv[i++] = v;
+    ArgList args{argv, static_cast<int>(list.size())};
+    return call(callee, args, loc);
+}
+
+Value Interpreter::find_method(const Value& receiver, const std::string& name) const {
+    const std::unordered_map<std::string, Value>* methods = nullptr;
+    if (receiver.is(ObjType::Instance)) methods = &receiver.as<InstanceObj>()->cls->methods;
+    else if (receiver.is(ObjType::Variant)) methods = &receiver.as<VariantObj>()->type->methods;
+    if (!methods) return Value();
+    auto it = methods->find(name);
+    return it == methods->end() ? Value() : it->second;
+}
+
+Value Interpreter::call_method(const Value& receiver, const Value& method, std::initializer_list<Value> list,
+                               SourceLoc loc) {
+    ArgBuffer buf(list.size());
+    Value* argv = buf.data();
+    size_t i = 0;
+    for (const Value& v : list) argv[i++] = v;
+    ArgList args{argv, static_cast<int>(list.size())};
+    return invoke(method.as<FunctionObj>(), &receiver, args, nullptr, loc);
+}
+
+Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc) {
+    const FnProto& p = *fn->proto;
+    const size_t nparams = p.params.size();
+    const uint32_t base = p.is_method ? 1 : 0;
+    CallFrame frame{nullptr, fn->upvalues.data(), &p, {}};
+    Value result;
+    {
+        StackWindow window(*this, p.nslots);
+        Value* slots = window.slots();
+        frame.slots = slots;
+        if (base) slots[0] = *self;
+
+        // Arguments into parameter slots; remember which were given.
+        uint64_t given_mask = 0; // parameters beyond 64 are never named-only in practice
+        std::vector<int16_t> scratch;
+        if (!args.has_names()) {
+            if (static_cast<size_t>(args.count) > nparams)
+                runtime_error(loc, "`" + p.qualified_name + "` takes " + std::to_string(nparams) + " argument" +
+                                       (nparams == 1 ? "" : "s") + " but " + std::to_string(args.count) + " were given");
+            for (int i = 0; i < args.count; ++i) slots[base + i] = std::move(args.values[i]);
+        } else {
+            const auto& target = arg_targets(
+                &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; },
+                loc, "`" + p.qualified_name + "`");
+            for (int i = 0; i < args.count; ++i) {
+                size_t t = static_cast<size_t>(target[static_cast<size_t>(i)]);
+                slots[base + t] = std::move(args.values[i]);
+                if (t < 64) given_mask |= uint64_t(1) << t;
+            }
+        }
+
+        FrameScope scope(*this, &frame, loc);
+        for (size_t i = 0; i < nparams; ++i) {
+            const Param& prm = p.params[i];
+            bool given = args.has_names() ? (i < 64 && (given_mask >> i) & 1) : i < static_cast<size_t>(args.count);
+            Value& slot = slots[base + i];
+            if (!given) {
+                if (!prm.default_value)
+                    runtime_error(loc, "missing argument `" + prm.name + "` in the call of `" + p.qualified_name + "`");
+                slot = eval(*prm.default_value); // may use the parameters before it
+            }
+            if (prm.to_float && slot.is_int()) slot = Value::number(static_cast<double>(slot.as_int()));
+        }
+        for (uint32_t s : p.captured_params) slots[s] = Value(new CellObj(std::move(slots[s])));
+
+        try {
+            exec_block(p.body);
+        } catch (const ControlSignal&) {
+            // `?` or a `return` inside a block used as a value: frame.ret is set.
+        } catch (SplError& e) {
+            e.trace.push_back(TraceEntry{p.qualified_name, loc});
+            throw;
+        }
+        result = std::move(frame.ret);
+    }
+    return result;
+}
+
+Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPlan* plan) {
+    const size_t nfields = cls->field_names.size();
+    auto* inst = new InstanceObj(cls);
+    Value self(inst);
+    uint64_t given_mask = 0;
+    std::vector<bool> given_big(nfields > 64 ? nfields : 0, false); // classes with more than 64 fields
+    auto given = [&](size_t i) { return nfields > 64 ? bool(given_big[i]) : ((given_mask >> i) & 1) != 0; };
+    if (!args.has_names()) {
+        if (static_cast<size_t>(args.count) > nfields)
+            runtime_error(loc, cls->name + "(...) takes " + std::to_string(nfields) + " field" + (nfields == 1 ? "" : "s") +
+                                   " but " + std::to_string(args.count) + " were given");
+        for (int i = 0; i < args.count; ++i) inst->fields[static_cast<size_t>(i)] = std::move(args.values[i]);
+        given_mask = args.count >= 64 ? ~uint64_t(0) : (uint64_t(1) << args.count) - 1;
+        for (int i = 0; i < args.count && nfields > 64; ++i) given_big[static_cast<size_t>(i)] = true;
+    } else {
+        std::vector<int16_t> scratch;
+        const auto& target = arg_targets(
+            cls, plan, scratch, args, nfields, [&](size_t i) -> const std::string& { return cls->field_names[i]; },
+            loc, cls->name + "(...)");
+        for (int i = 0; i < args.count; ++i) {
+            size_t t = static_cast<size_t>(target[static_cast<size_t>(i)]);
+            inst->fields[t] = std::move(args.values[i]);
+            if (nfields > 64) given_big[t] = true;
+            else given_mask |= uint64_t(1) << t;
+        }
+    }
+    for (size_t i = 0; i < nfields; ++i) {
+        const FieldDecl& f = cls->decl->fields[i];
+        if (!given(i)) {
+            if (!f.default_value)
+                runtime_error(loc, "missing field `" + f.name + "` in " + cls->name + "(...)");
+            inst->fields[i] = eval_detached(*f.default_value, cls->decl->init_slots);
+        }
+        if (f.to_float && inst->fields[i].is_int())
+            inst->fields[i] = Value::number(static_cast<double>(inst->fields[i].as_int()));
+    }
+    return self;
+}
+
+Value Interpreter::construct_variant(EnumObj* type, uint32_t index, ArgList& args, SourceLoc loc) {
+    const VariantInfo& info = type->variants[index];
+    const size_t arity = info.arity();
+    std::vector<Value> payload(arity);
+    std::vector<int16_t> scratch;
+    const auto& target = arg_targets(
+        type, nullptr, scratch, args, arity, [&](size_t i) -> const std::string& { return info.field_names[i]; }, loc,
+        type->name + "." + info.name);
+    if (static_cast<size_t>(args.count) != arity)
+        runtime_error(loc, type->name + "." + info.name + " takes " + std::to_string(arity) + " value" +
+                               (arity == 1 ? "" : "s") + ", " + std::to_string(args.count) + " given");
+    for (int i = 0; i < args.count; ++i)
+        payload[static_cast<size_t>(target[static_cast<size_t>(i)])] = std::move(args.values[i]);
+    if (arity == 0) return type->unit_values[index];
+    return Value(new VariantObj(type, index, std::move(payload)));
+}
+
+// ---------------------------------------------------------------- declarations
+
+void Interpreter::create_class(const ClassDecl& d, ModuleObj&) {
+    auto* cls = new ClassObj(d.name, &d, this);
+    Value v(cls);
+    types_.push_back(v);
+    for (size_t i = 0; i < d.fields.size(); ++i) {
+        cls->field_names.push_back(d.fields[i].name);
+        cls->field_slots[d.fields[i].name] = static_cast<int>(i);
+    }
+    for (const auto& m : d.methods) cls->add_method(m->name, make_function(*m, cls), m->is_static);
+    *d.global = std::move(v);
+}
+
+void Interpreter::create_enum(const EnumDecl& d, ModuleObj&) {
+    auto* en = new EnumObj(d.name);
+    Value v(en);
+    types_.push_back(v);
+    for (const VariantDecl& vd : d.variants) {
+        uint32_t i = static_cast<uint32_t>(en->variants.size());
+        en->variants.push_back(VariantInfo{vd.name, vd.field_names});
+        if (vd.field_names.empty()) {
+            en->unit_values.emplace_back(new VariantObj(en, i, {}));
+            en->constructors.emplace_back();
+        } else {
+            en->unit_values.emplace_back();
+            en->constructors.emplace_back(new VariantCtorObj(en, i));
+        }
+    }
+    for (const auto& m : d.methods) (m->is_static ? en->statics : en->methods)[m->name] = make_function(*m, en);
+    *d.global = std::move(v);
+}
+
+void Interpreter::apply_impl(const ImplDecl& d) {
+    const Value& target = *d.global;
+    if (target.is(ObjType::Class)) {
+        auto* cls = target.as<ClassObj>();
+        for (const auto& m : d.methods) cls->add_method(m->name, make_function(*m, cls), m->is_static);
+    } else if (target.is(ObjType::Enum)) {
+        auto* en = target.as<EnumObj>();
+        for (const auto& m : d.methods) (m->is_static ? en->statics : en->methods)[m->name] = make_function(*m, en);
+    } else {
+        runtime_error(d.loc, "`impl " + d.target + "`: " + d.target + " is not a class or enum");
+    }
+}
+
+} // namespace spl

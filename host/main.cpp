@@ -1,0 +1,178 @@
+// main.cpp — the `splrun` command line.
+//
+//   splrun [options] FILE.spl [ARGS...]     run a program
+//   splrun [options] test PATH...           run SSpec files (*_spec.spl under each PATH)
+//
+// Options: -L DIR (library root, repeatable), --max-depth N, -h, --version.
+// Environment: SIMPLE_LIB (library roots, ':'-separated), SIMPLE_SFFI_PATH
+// (plugin directories, ':'-separated).
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+#include "interpreter.h"
+#include "spl_plugin.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: splrun [options] FILE.spl [ARGS...]\n"
+    "       splrun [options] test PATH...\n"
+    "options:\n"
+    "  -L DIR          add a library root (where `use lib.torch...` is looked up)\n"
+    "  --max-depth N   nested calls allowed before \"stack overflow\" (default 4000)\n"
+    "  -h, --help      this text\n"
+    "  --version       the host and plugin ABI versions\n"
+    "environment:\n"
+    "  SIMPLE_LIB        library roots, ':'-separated (default: ./spl_stubs/lib, <exe>/../../spl_stubs/lib)\n"
+    "  SIMPLE_SFFI_PATH  plugin directories, ':'-separated, searched before the defaults\n";
+
+std::vector<std::string> split_path(const char* value) {
+    std::vector<std::string> out;
+    if (!value) return out;
+    std::string s(value);
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t colon = s.find(':', start);
+        if (colon == std::string::npos) colon = s.size();
+        if (colon > start) out.push_back(s.substr(start, colon - start));
+        start = colon + 1;
+    }
+    return out;
+}
+
+std::string exe_dir() {
+    char buf[4096];
+    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return ".";
+    std::string path(buf, static_cast<size_t>(n));
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+bool is_dir(const std::string& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void find_specs(const std::string& dir, std::vector<std::string>& out) {
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return;
+    std::vector<std::string> entries;
+    while (dirent* e = ::readdir(d)) {
+        std::string name = e->d_name;
+        if (name == "." || name == "..") continue;
+        entries.push_back(name);
+    }
+    ::closedir(d);
+    std::sort(entries.begin(), entries.end());
+    for (const auto& name : entries) {
+        std::string path = dir + "/" + name;
+        if (is_dir(path)) find_specs(path, out);
+        else if (name.size() > 9 && name.compare(name.size() - 9, 9, "_spec.spl") == 0) out.push_back(path);
+    }
+}
+
+struct Job {
+    spl::HostOptions options;
+    bool test = false;
+    std::vector<std::string> paths;
+    int status = 0;
+};
+
+void* run_job(void* p) {
+    auto* job = static_cast<Job*>(p);
+    spl::Interpreter interp(job->options);
+    if (job->test) {
+        std::vector<std::string> files;
+        for (const auto& path : job->paths) {
+            if (is_dir(path)) find_specs(path, files);
+            else files.push_back(path);
+        }
+        if (files.empty()) {
+            std::fprintf(stderr, "splrun test: no *_spec.spl files found\n");
+            job->status = 2;
+            return nullptr;
+        }
+        job->status = interp.run_tests(files);
+    } else {
+        job->status = interp.run_program(job->paths[0]);
+    }
+    return nullptr;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Job job;
+    std::vector<std::string> lib_dirs;
+    int i = 1;
+    for (; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "-h" || a == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (a == "--version") {
+            std::printf("splrun 0.1.0 (plugin ABI %u)\n", SPL_PLUGIN_ABI_VERSION);
+            return 0;
+        }
+        if (a == "-L" && i + 1 < argc) {
+            lib_dirs.push_back(argv[++i]);
+        } else if (a.rfind("-L", 0) == 0 && a.size() > 2) {
+            lib_dirs.push_back(a.substr(2));
+        } else if (a == "--max-depth" && i + 1 < argc) {
+            job.options.max_depth = std::max(16, std::atoi(argv[++i]));
+        } else if (!a.empty() && a[0] == '-' && a != "-") {
+            std::fprintf(stderr, "splrun: unknown option %s\n%s", a.c_str(), kUsage);
+            return 2;
+        } else {
+            break;
+        }
+    }
+    if (i >= argc) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+    if (std::strcmp(argv[i], "test") == 0) {
+        job.test = true;
+        for (++i; i < argc; ++i) job.paths.push_back(argv[i]);
+        if (job.paths.empty()) job.paths.push_back(".");
+    } else {
+        job.paths.push_back(argv[i]);
+        for (++i; i < argc; ++i) job.options.program_args.push_back(argv[i]);
+    }
+
+    const std::string exe = exe_dir();
+    std::vector<std::string> env_lib = split_path(std::getenv("SIMPLE_LIB"));
+    lib_dirs.insert(lib_dirs.end(), env_lib.begin(), env_lib.end());
+    if (lib_dirs.empty()) lib_dirs = {"spl_stubs/lib", exe + "/../../spl_stubs/lib"};
+    job.options.lib_roots = lib_dirs;
+
+    job.options.plugin_dirs = split_path(std::getenv("SIMPLE_SFFI_PATH"));
+    for (const std::string& d : {exe, exe + "/../lib", std::string("build"), std::string("build/runtime_plugin"),
+                                 exe + "/../runtime_plugin"})
+        job.options.plugin_dirs.push_back(d);
+
+    // The tree walker recurses on the C++ stack; give it room for deep
+    // Simple recursion (bounded by --max-depth) instead of the default 8 MiB.
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t(512) << 20);
+    pthread_t thread;
+    if (pthread_create(&thread, &attr, run_job, &job) != 0) {
+        run_job(&job);
+    } else {
+        pthread_join(thread, nullptr);
+    }
+    pthread_attr_destroy(&attr);
+    return job.status;
+}

@@ -1,0 +1,113 @@
+#include "plugin_loader.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include "diagnostics.h"
+#include "parser.h"
+
+namespace spl {
+
+namespace {
+
+bool file_exists(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string plain_type(const std::string& t) { return t.empty() ? "any" : t; }
+
+} // namespace
+
+const PluginLoader::Plugin& PluginLoader::open(const std::string& prefix, const ast::ExternDecl& decl) {
+    auto it = plugins_.find(prefix);
+    if (it != plugins_.end()) return it->second;
+
+    const std::string file = "libspl_" + prefix + ".so";
+    std::string path;
+    void* handle = nullptr;
+    std::vector<std::string> tried;
+    for (const std::string& dir : dirs_) {
+        std::string candidate = dir + "/" + file;
+        tried.push_back(candidate);
+        if (!file_exists(candidate)) continue;
+        handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle)
+            throw_error(ErrorKind::Load, decl.loc, "cannot load plugin " + candidate + " for `" + decl.name + "`: " + ::dlerror());
+        path = candidate;
+        break;
+    }
+    if (!handle) { // the system's search path (LD_LIBRARY_PATH, ld.so.cache)
+        handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            std::string where;
+            for (const auto& t : tried) where += "\n     " + t;
+            SplError e(ErrorKind::Load, "cannot find plugin " + file + " for extern fn `" + decl.name + "`", decl.loc);
+            e.notes.push_back("searched (set SIMPLE_SFFI_PATH to add directories):" + where +
+                              "\n     and the system library path: " + ::dlerror());
+            throw e;
+        }
+        path = file;
+    }
+    auto open_fn = reinterpret_cast<SplPluginOpenFn>(::dlsym(handle, SPL_PLUGIN_OPEN_SYMBOL));
+    if (!open_fn)
+        throw_error(ErrorKind::Load, decl.loc, path + " is not a Simple plugin: it has no `" SPL_PLUGIN_OPEN_SYMBOL "`");
+    SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr};
+    const char* refusal = nullptr;
+    const SplPluginInfo* info = open_fn(&request, &refusal);
+    if (!info)
+        throw_error(ErrorKind::Load, decl.loc,
+                    "plugin " + path + " refused to load: " + (refusal ? refusal : "(no reason given)"));
+    if (info->abi_version != SPL_PLUGIN_ABI_VERSION)
+        throw_error(ErrorKind::Load, decl.loc,
+                    "plugin " + path + " speaks plugin ABI " + std::to_string(info->abi_version) + ", this host " +
+                        std::to_string(SPL_PLUGIN_ABI_VERSION));
+    return plugins_.emplace(prefix, Plugin{path, info}).first->second;
+}
+
+const SplFunction* PluginLoader::bind(const ast::ExternDecl& decl) {
+    const std::string& name = decl.name;
+    size_t end = name.find('_', 3);
+    if (name.rfind("rt_", 0) != 0 || end == std::string::npos || end == 3)
+        throw_error(ErrorKind::Load, decl.loc,
+                    "extern fn `" + name + "`: no plugin provides it (a plugin function is named `rt_<plugin>_...`)");
+    const Plugin& plugin = open(name.substr(3, end - 3), decl);
+    const SplFunction* fn = plugin.info->find(name.c_str());
+    if (!fn)
+        throw_error(ErrorKind::Load, decl.loc,
+                    "extern fn `" + name + "` is not provided by " + plugin.path + " (" + plugin.info->plugin_name + " " +
+                        plugin.info->plugin_version + ", " + std::to_string(plugin.info->nfunctions) + " functions)");
+
+    // Compare the declaration with the registration: count, names, types, result.
+    std::string problem;
+    if (static_cast<size_t>(fn->nparams) != decl.params.size()) {
+        problem = "parameter count differs: " + std::to_string(decl.params.size()) + " declared, " +
+                  std::to_string(fn->nparams) + " registered";
+    } else {
+        for (size_t i = 0; i < decl.params.size() && problem.empty(); ++i) {
+            const SplParam& reg = fn->params[i];
+            const ast::Param& dec = decl.params[i];
+            if (dec.name != reg.name)
+                problem = "parameter " + std::to_string(i + 1) + " is `" + dec.name + "` here, `" + reg.name + "` in the plugin";
+            else if (plain_type(dec.type) != plain_type(canonical_type(reg.simple_type ? reg.simple_type : "")))
+                problem = "parameter `" + dec.name + "` has type " + plain_type(dec.type) + " here, " +
+                          (reg.simple_type ? reg.simple_type : "?") + " in the plugin";
+        }
+    }
+    if (problem.empty()) {
+        std::string reg_ret = canonical_type(fn->return_type ? fn->return_type : "");
+        if (reg_ret != decl.return_type)
+            problem = "the result type is " + (decl.return_type.empty() ? std::string("(none)") : decl.return_type) +
+                      " here, " + (reg_ret.empty() ? std::string("(none)") : reg_ret) + " in the plugin";
+    }
+    if (!problem.empty()) {
+        SplError e(ErrorKind::Load, "extern fn `" + name + "` does not match its registration in " + plugin.path, decl.loc);
+        e.notes.push_back("declared:   " + decl.signature);
+        e.notes.push_back("registered: " + std::string(fn->signature ? fn->signature : "?"));
+        e.notes.push_back(problem);
+        throw e;
+    }
+    return fn;
+}
+
+} // namespace spl

@@ -1,0 +1,44 @@
+// plugin_loader.h — finds, opens and checks native plugins (spl_plugin.h).
+//
+// A call to an extern `rt_<prefix>_...` is served by `libspl_<prefix>.so`,
+// searched in the configured directories (see HostOptions::plugin_dirs) and
+// then by the system's dynamic loader. Each plugin is opened once, with the
+// ABI version this host was compiled for; every `extern fn` declaration is
+// checked against the function the plugin registered under that name.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ast.h"
+#include "spl_plugin.h"
+
+namespace spl {
+
+class PluginLoader {
+public:
+    explicit PluginLoader(std::vector<std::string> search_dirs) : dirs_(std::move(search_dirs)) {}
+    // Plugins are never dlclose()d: the SplFunction tables they returned are
+    // referenced until the end, and libraries like LibTorch do not support
+    // being unloaded while the process lives on.
+    ~PluginLoader() = default;
+    PluginLoader(const PluginLoader&) = delete;
+    PluginLoader& operator=(const PluginLoader&) = delete;
+
+    // The function registered for `decl`, after checking that it matches the
+    // declaration. Throws SplError (ErrorKind::Load) naming what is wrong.
+    const SplFunction* bind(const ast::ExternDecl& decl);
+
+private:
+    struct Plugin {
+        std::string path;
+        const SplPluginInfo* info = nullptr;
+    };
+    const Plugin& open(const std::string& prefix, const ast::ExternDecl& decl);
+
+    std::vector<std::string> dirs_;
+    std::unordered_map<std::string, Plugin> plugins_;
+};
+
+} // namespace spl
