@@ -15,6 +15,8 @@
 namespace {
 
 const SplPluginInfo* plugin = nullptr;
+// "cpu" by default; SPL_BENCH_DEVICE=cuda:0 measures launches on a GPU.
+std::string device = "cpu";
 
 SplValue i64(int64_t v) { SplValue x; x.tag = SPL_I64; x.as.i = v; return x; }
 
@@ -26,7 +28,7 @@ int64_t make_one(const SplPluginInfo& info) {
     args[0].as.array = SplArray{&one, 1};
     args[1].tag = SPL_ARRAY; args[1].as.array = SplArray{&shape_item, 1};
     args[2].tag = SPL_TEXT; args[2].as.text = SplText{"float32", 7};
-    args[3].tag = SPL_TEXT; args[3].as.text = SplText{"cpu", 3};
+    args[3].tag = SPL_TEXT; args[3].as.text = SplText{device.c_str(), (int64_t)device.size()};
     args[4].tag = SPL_BOOL; args[4].as.b = false;
     SplValue result;
     if (bench::function(info, "rt_torch_from_f64").boxed(args, 5, &result) != SPL_STATUS_OK)
@@ -35,7 +37,8 @@ int64_t make_one(const SplPluginInfo& info) {
 }
 
 void BM_direct_at_add(benchmark::State& state) {
-    const at::Tensor a = at::ones({1}), b = at::ones({1});
+    const auto options = at::TensorOptions().device(c10::Device(device));
+    const at::Tensor a = at::ones({1}, options), b = at::ones({1}, options);
     for (auto _ : state) {
         at::Tensor c = at::add(a, b);
         benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
@@ -95,12 +98,14 @@ int main(int argc, char** argv) {
         return 2;
     }
     plugin = &bench::open_plugin(path);
+    if (const char* d = std::getenv("SPL_BENCH_DEVICE")) device = d;
     at::set_num_threads(1); // one-element ops: keep the comparison about call overhead
     benchmark::Initialize(&argc, argv);
     RatioReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     const double direct = reporter.median_ns["BM_direct_at_add"];
-    std::printf("\nper-call cost of a 1-element add (median of 5, ns): direct %.1f, typed %.1f, boxed %.1f\n", direct,
+    std::printf("\nper-call cost of a 1-element add on %s (median of 5, ns): direct %.1f, typed %.1f, boxed %.1f\n",
+                device.c_str(), direct,
                 reporter.median_ns["BM_typed_symbol"], reporter.median_ns["BM_boxed_thunk"]);
     std::printf("ratio to at::add: typed symbol %.3fx, boxed thunk %.3fx (target <= 1.07x)\n",
                 reporter.median_ns["BM_typed_symbol"] / direct, reporter.median_ns["BM_boxed_thunk"] / direct);
