@@ -37,23 +37,23 @@ std::vector<at::Tensor> tensor_list(SplI64Array handles, const char* name) {
     return out;
 }
 
-c10::List<std::optional<at::Tensor>> opt_tensor_list(SplI64Array handles, const char* name) {
+c10::List<c10::optional<at::Tensor>> opt_tensor_list(SplI64Array handles, const char* name) {
     check_list(handles.len, handles.data, name);
-    c10::List<std::optional<at::Tensor>> out;
+    c10::List<c10::optional<at::Tensor>> out;
     out.reserve(handles.len);
     for (int64_t i = 0; i < handles.len; ++i) out.push_back(opt_tensor(handles.data[i], name));
     return out;
 }
 
-std::optional<int64_t> opt_int(const SplValue& v, const char* name) {
-    if (v.tag == SPL_NIL) return std::nullopt;
+c10::optional<int64_t> opt_int(const SplValue& v, const char* name) {
+    if (v.tag == SPL_NIL) return c10::nullopt;
     if (v.tag != SPL_I64) bad_tag(name, "i64 or nil", v);
     return v.as.i;
 }
 
-std::optional<c10::SymInt> opt_sym_int(const SplValue& v, const char* name) {
+c10::optional<c10::SymInt> opt_sym_int(const SplValue& v, const char* name) {
     auto i = opt_int(v, name);
-    if (!i) return std::nullopt;
+    if (!i) return c10::nullopt;
     return c10::SymInt(*i);
 }
 
@@ -65,45 +65,47 @@ at::IntArrayRef int_list(SplI64Array values, const char* name) {
 c10::SymIntArrayRef sym_int_list(SplI64Array values, const char* name) {
     // SymInt and int64_t share a representation for plain integers; this
     // checks that every value is one (not a heap-allocated symbol tag).
-    return c10::fromIntArrayRefSlow(int_list(values, name));
+    return compat::as_sym_ints(int_list(values, name));
 }
 
 at::OptionalIntArrayRef opt_int_list(SplI64Array values, const char* name) {
-    if (values.len < 0) return std::nullopt;
+    if (values.len < 0) return {};
     return int_list(values, name);
 }
 
 at::OptionalSymIntArrayRef opt_sym_int_list(SplI64Array values, const char* name) {
-    if (values.len < 0) return std::nullopt;
+    if (values.len < 0) return {};
     return sym_int_list(values, name);
 }
 
-std::optional<double> opt_float(const SplValue& v, const char* name) {
-    if (v.tag == SPL_NIL) return std::nullopt;
+c10::optional<double> opt_float(const SplValue& v, const char* name) {
+    if (v.tag == SPL_NIL) return c10::nullopt;
     if (v.tag == SPL_F64) return v.as.f;
     if (v.tag == SPL_I64) return static_cast<double>(v.as.i);
     bad_tag(name, "f64 or nil", v);
 }
 
-std::optional<at::ArrayRef<double>> opt_float_list(SplF64Array values, const char* name) {
-    if (values.len < 0) return std::nullopt;
+c10::optional<at::ArrayRef<double>> opt_float_list(SplF64Array values, const char* name) {
+    if (values.len < 0) return c10::nullopt;
     check_list(values.len, values.data, name);
     return at::ArrayRef<double>(values.data, static_cast<size_t>(values.len));
 }
 
-std::optional<bool> opt_bool(const SplValue& v, const char* name) {
-    if (v.tag == SPL_NIL) return std::nullopt;
+c10::optional<bool> opt_bool(const SplValue& v, const char* name) {
+    if (v.tag == SPL_NIL) return c10::nullopt;
     if (v.tag != SPL_BOOL) bad_tag(name, "bool or nil", v);
     return v.as.b;
 }
 
-c10::string_view text(const char* s, const char* name) {
+std::string_view required_text(const char* s, const char* name) {
     if (!s) bad_argument(name, "text is required here, got nil");
-    return c10::string_view(s);
+    return std::string_view(s);
 }
 
-std::optional<c10::string_view> opt_text(const char* s) {
-    if (!s) return std::nullopt;
+c10::string_view text(const char* s, const char* name) { return c10::string_view(required_text(s, name).data()); }
+
+c10::optional<c10::string_view> opt_text(const char* s) {
+    if (!s) return c10::nullopt;
     return c10::string_view(s);
 }
 
@@ -116,8 +118,8 @@ at::Scalar scalar(const SplValue& v, const char* name) {
     }
 }
 
-std::optional<at::Scalar> opt_scalar(const SplValue& v, const char* name) {
-    if (v.tag == SPL_NIL) return std::nullopt;
+c10::optional<at::Scalar> opt_scalar(const SplValue& v, const char* name) {
+    if (v.tag == SPL_NIL) return c10::nullopt;
     return scalar(v, name);
 }
 
@@ -129,30 +131,30 @@ std::vector<at::Scalar> scalar_list(SplArray values, const char* name) {
     return out;
 }
 
-c10::ScalarType dtype(const char* s, const char* name) { return parse_dtype(text(s, name)); }
-std::optional<c10::ScalarType> opt_dtype(const char* s, const char* name) {
-    if (!s) return std::nullopt;
+c10::ScalarType dtype(const char* s, const char* name) { return parse_dtype(required_text(s, name)); }
+c10::optional<c10::ScalarType> opt_dtype(const char* s, const char* name) {
+    if (!s) return c10::nullopt;
     return dtype(s, name);
 }
-c10::Layout layout(const char* s, const char* name) { return parse_layout(text(s, name)); }
-std::optional<c10::Layout> opt_layout(const char* s, const char* name) {
-    if (!s) return std::nullopt;
+c10::Layout layout(const char* s, const char* name) { return parse_layout(required_text(s, name)); }
+c10::optional<c10::Layout> opt_layout(const char* s, const char* name) {
+    if (!s) return c10::nullopt;
     return layout(s, name);
 }
-c10::MemoryFormat memory_format(const char* s, const char* name) { return parse_memory_format(text(s, name)); }
-std::optional<c10::MemoryFormat> opt_memory_format(const char* s, const char* name) {
-    if (!s) return std::nullopt;
+c10::MemoryFormat memory_format(const char* s, const char* name) { return parse_memory_format(required_text(s, name)); }
+c10::optional<c10::MemoryFormat> opt_memory_format(const char* s, const char* name) {
+    if (!s) return c10::nullopt;
     return memory_format(s, name);
 }
-c10::Device device(const char* s, const char* name) { return parse_device(text(s, name)); }
-std::optional<c10::Device> opt_device(const char* s, const char* name) {
-    if (!s) return std::nullopt;
+c10::Device device(const char* s, const char* name) { return parse_device(required_text(s, name)); }
+c10::optional<c10::Device> opt_device(const char* s, const char* name) {
+    if (!s) return c10::nullopt;
     return device(s, name);
 }
 
 #ifdef SPL_TORCH_HAS_DIMNAME
 at::Dimname dimname(const char* s, const char* name) {
-    return at::Dimname::fromSymbol(at::Symbol::dimname(std::string(text(s, name))));
+    return at::Dimname::fromSymbol(at::Symbol::dimname(std::string(required_text(s, name))));
 }
 
 std::vector<at::Dimname> dimname_list(SplTextArray values, const char* name) {
@@ -162,14 +164,14 @@ std::vector<at::Dimname> dimname_list(SplTextArray values, const char* name) {
     return out;
 }
 
-std::optional<std::vector<at::Dimname>> opt_dimname_list(SplTextArray values, const char* name) {
-    if (values.len < 0) return std::nullopt;
+c10::optional<std::vector<at::Dimname>> opt_dimname_list(SplTextArray values, const char* name) {
+    if (values.len < 0) return c10::nullopt;
     return dimname_list(values, name);
 }
 #endif
 
-std::optional<at::Generator> opt_generator(const SplValue& seed, const char* name) {
-    if (seed.tag == SPL_NIL) return std::nullopt;
+c10::optional<at::Generator> opt_generator(const SplValue& seed, const char* name) {
+    if (seed.tag == SPL_NIL) return c10::nullopt;
     if (seed.tag != SPL_I64) bad_tag(name, "an i64 seed or nil", seed);
     return at::make_generator<at::CPUGeneratorImpl>(static_cast<uint64_t>(seed.as.i));
 }

@@ -7,6 +7,7 @@
 #include "core/enum_names.h"
 #include "core/error_guard.h"
 #include "core/handle_table.h"
+#include "core/libtorch_compat.h"
 
 #include <ATen/core/Generator.h>
 #include <ATen/core/List.h>
@@ -24,8 +25,9 @@
 #endif
 
 #include <array>
-#include <optional>
+#include <c10/util/Optional.h>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace spl {
@@ -36,17 +38,17 @@ namespace spl {
 inline at::Tensor& tensor(int64_t handle, const char* name) {
     return HandleTable::instance().get(handle, name);
 }
-inline std::optional<at::Tensor> opt_tensor(int64_t handle, const char* name) {
-    if (handle == 0) return std::nullopt;
+inline c10::optional<at::Tensor> opt_tensor(int64_t handle, const char* name) {
+    if (handle == 0) return c10::nullopt;
     return tensor(handle, name);
 }
 std::vector<at::Tensor> tensor_list(SplI64Array handles, const char* name);
-c10::List<std::optional<at::Tensor>> opt_tensor_list(SplI64Array handles, const char* name);
+c10::List<c10::optional<at::Tensor>> opt_tensor_list(SplI64Array handles, const char* name);
 
 // --- integers ----------------------------------------------------------------
 inline c10::SymInt sym_int(int64_t v) { return c10::SymInt(v); }
-std::optional<int64_t> opt_int(const SplValue& v, const char* name);
-std::optional<c10::SymInt> opt_sym_int(const SplValue& v, const char* name);
+c10::optional<int64_t> opt_int(const SplValue& v, const char* name);
+c10::optional<c10::SymInt> opt_sym_int(const SplValue& v, const char* name);
 at::IntArrayRef int_list(SplI64Array values, const char* name);
 c10::SymIntArrayRef sym_int_list(SplI64Array values, const char* name);
 at::OptionalIntArrayRef opt_int_list(SplI64Array values, const char* name);
@@ -54,9 +56,9 @@ at::OptionalSymIntArrayRef opt_sym_int_list(SplI64Array values, const char* name
 inline c10::DeviceIndex device_index(int64_t v) { return static_cast<c10::DeviceIndex>(v); }
 
 // --- floats, bools, text -----------------------------------------------------
-std::optional<double> opt_float(const SplValue& v, const char* name);
-std::optional<at::ArrayRef<double>> opt_float_list(SplF64Array values, const char* name);
-std::optional<bool> opt_bool(const SplValue& v, const char* name);
+c10::optional<double> opt_float(const SplValue& v, const char* name);
+c10::optional<at::ArrayRef<double>> opt_float_list(SplF64Array values, const char* name);
+c10::optional<bool> opt_bool(const SplValue& v, const char* name);
 template <size_t N>
 std::array<bool, N> bool_array(SplBoolArray values, const char* name) {
     if (values.len != static_cast<int64_t>(N))
@@ -65,30 +67,32 @@ std::array<bool, N> bool_array(SplBoolArray values, const char* name) {
     for (size_t i = 0; i < N; ++i) out[i] = values.data[i];
     return out;
 }
+// Text a parameter requires (nil is an error naming it).
+std::string_view required_text(const char* s, const char* name);
 c10::string_view text(const char* s, const char* name);
-std::optional<c10::string_view> opt_text(const char* s);
+c10::optional<c10::string_view> opt_text(const char* s);
 
 // --- Scalar: keeps int, float and bool distinct, for type promotion ----------
 at::Scalar scalar(const SplValue& v, const char* name);
-std::optional<at::Scalar> opt_scalar(const SplValue& v, const char* name);
+c10::optional<at::Scalar> opt_scalar(const SplValue& v, const char* name);
 std::vector<at::Scalar> scalar_list(SplArray values, const char* name);
 
 // --- names -------------------------------------------------------------------
 c10::ScalarType dtype(const char* s, const char* name);
-std::optional<c10::ScalarType> opt_dtype(const char* s, const char* name);
+c10::optional<c10::ScalarType> opt_dtype(const char* s, const char* name);
 c10::Layout layout(const char* s, const char* name);
-std::optional<c10::Layout> opt_layout(const char* s, const char* name);
+c10::optional<c10::Layout> opt_layout(const char* s, const char* name);
 c10::MemoryFormat memory_format(const char* s, const char* name);
-std::optional<c10::MemoryFormat> opt_memory_format(const char* s, const char* name);
+c10::optional<c10::MemoryFormat> opt_memory_format(const char* s, const char* name);
 c10::Device device(const char* s, const char* name);
-std::optional<c10::Device> opt_device(const char* s, const char* name);
+c10::optional<c10::Device> opt_device(const char* s, const char* name);
 #ifdef SPL_TORCH_HAS_DIMNAME
 at::Dimname dimname(const char* s, const char* name);
 std::vector<at::Dimname> dimname_list(SplTextArray values, const char* name);
-std::optional<std::vector<at::Dimname>> opt_dimname_list(SplTextArray values, const char* name);
+c10::optional<std::vector<at::Dimname>> opt_dimname_list(SplTextArray values, const char* name);
 #endif
 
 // --- Generator?: an optional seed --------------------------------------------
-std::optional<at::Generator> opt_generator(const SplValue& seed, const char* name);
+c10::optional<at::Generator> opt_generator(const SplValue& seed, const char* name);
 
 } // namespace spl

@@ -1,6 +1,7 @@
 #include "core/enum_names.h"
 
 #include "core/error_guard.h"
+#include "core/libtorch_compat.h"
 
 #include <array>
 #include <utility>
@@ -11,7 +12,7 @@ namespace {
 // One table per enum: canonical name first, then the aliases PyTorch accepts
 // (torch.long is torch.int64, and so on).
 struct DtypeName { std::string_view name; c10::ScalarType type; };
-constexpr std::array<DtypeName, 29> kDtypes{{
+const DtypeName kDtypes[] = {
     {"float32", c10::ScalarType::Float},  {"float64", c10::ScalarType::Double},
     {"float16", c10::ScalarType::Half},   {"bfloat16", c10::ScalarType::BFloat16},
     {"int64", c10::ScalarType::Long},     {"int32", c10::ScalarType::Int},
@@ -21,7 +22,9 @@ constexpr std::array<DtypeName, 29> kDtypes{{
     {"complex32", c10::ScalarType::ComplexHalf},
     {"qint8", c10::ScalarType::QInt8},    {"quint8", c10::ScalarType::QUInt8},
     {"qint32", c10::ScalarType::QInt32},
+#if SPL_TORCH_HAS_FLOAT8
     {"float8_e4m3fn", c10::ScalarType::Float8_e4m3fn}, {"float8_e5m2", c10::ScalarType::Float8_e5m2},
+#endif
     // aliases
     {"float", c10::ScalarType::Float},    {"double", c10::ScalarType::Double},
     {"half", c10::ScalarType::Half},      {"long", c10::ScalarType::Long},
@@ -29,8 +32,8 @@ constexpr std::array<DtypeName, 29> kDtypes{{
     {"cfloat", c10::ScalarType::ComplexFloat}, {"cdouble", c10::ScalarType::ComplexDouble},
     {"chalf", c10::ScalarType::ComplexHalf}, {"f32", c10::ScalarType::Float},
     {"f64", c10::ScalarType::Double},
-}};
-constexpr size_t kCanonicalDtypes = 18;
+};
+constexpr size_t kCanonicalDtypes = SPL_TORCH_HAS_FLOAT8 ? 18 : 16;
 
 template <class Table>
 [[noreturn]] void unknown(const char* kind, std::string_view name, const Table& table, size_t canonical) {

@@ -8,10 +8,14 @@
 #include "spl_plugin.h"
 #include "core/enum_names.h"
 #include "core/handle_table.h"
+#include "core/libtorch_compat.h"
+
+#if SPL_TORCH_HAS_SYMBOOL
+#include <c10/core/SymBool.h>
+#endif
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/Scalar.h>
-#include <c10/core/SymBool.h>
 #include <c10/core/SymInt.h>
 
 #include <string>
@@ -45,7 +49,9 @@ SplValue v_array(const SplValue* items, int64_t len);
 // --- ATen -> typed ABI -----------------------------------------------------------
 inline int64_t new_handle(at::Tensor t) { return HandleTable::instance().insert(std::move(t)); }
 inline int64_t sym_int_value(const c10::SymInt& s) { return s.expect_int(); }
+#if SPL_TORCH_HAS_SYMBOOL
 inline bool sym_bool_value(const c10::SymBool& b) { return b.guard_bool(__FILE__, __LINE__); }
+#endif
 SplValue scalar_value(const at::Scalar& s);
 inline const char* dtype_value(c10::ScalarType t) { return dtype_name(t); }
 inline const char* qscheme_value(c10::QScheme q) { return qscheme_name(q); }

@@ -28,7 +28,7 @@ SPL_TORCH_EXPORT bool rt_torch_cuda_is_available(void) {
 
 SPL_TORCH_EXPORT int64_t rt_torch_cuda_device_count(void) {
     return spl::guarded<int64_t>(__func__, [&] {
-        return at::detail::getCUDAHooks().hasCUDA() ? int64_t(at::detail::getCUDAHooks().deviceCount()) : int64_t(0);
+        return at::detail::getCUDAHooks().hasCUDA() ? int64_t(at::detail::getCUDAHooks().getNumGPUs()) : int64_t(0);
     });
 }
 
