@@ -65,6 +65,7 @@ void emit_from_ir(const std::string& ir_text, const Options& o) {
     files.push_back(codegen::emit::emit_spl(set));
     files.push_back(codegen::emit::emit_spl_api(set, policy));
     files.push_back(codegen::emit::emit_coverage(set));
+    files.push_back(codegen::emit::emit_type_doc(ir));
     codegen::emit::write_files(required(o, "out-dir"), files);
     std::cout << codegen::emit::coverage_summary(set);
     for (const auto& name : set.unused_policy_entries)

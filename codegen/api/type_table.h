@@ -4,7 +4,7 @@
 // parameter type, its Simple type, the BoxedArgs accessor that reads it from
 // a boxed value and the runtime function that turns it into the ATen value;
 // and for every return type, the same the other way. Emitters read this
-// table and never decide a mapping themselves. docs/type-table.md renders it.
+// table and never decide a mapping themselves. generated/type-table.md renders it.
 #pragma once
 
 #include "model/schema.h"

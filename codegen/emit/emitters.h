@@ -31,6 +31,8 @@ OutputFile emit_registry(const api::BoundSet& set);
 OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy);
 // ffi.spl: one `extern fn` per entry point.
 OutputFile emit_spl(const api::BoundSet& set);
+// type-table.md: the type table (api/type_table.cpp) as documentation.
+OutputFile emit_type_doc(const OperatorSet& ir);
 // coverage.txt: counts, and every exclusion with its reason.
 OutputFile emit_coverage(const api::BoundSet& set);
 // The one-paragraph summary printed by the generator.

@@ -18,6 +18,7 @@ SNAPSHOT = {  # generated output -> committed copy
     "ir.json": "generated/ir.json",
     "ffi.spl": "generated/ffi.spl",
     "coverage.txt": "generated/coverage.txt",
+    "type-table.md": "generated/type-table.md",
 }
 SNAPSHOT_COPIES = {"ffi.spl": "spl_stubs/lib/torch/ffi.spl", "ops.spl": "spl_stubs/lib/torch/ops.spl"}
 
