@@ -6,13 +6,6 @@
 
 namespace spl {
 
-HandleTable& HandleTable::instance() {
-    // Leaked on purpose: tensors must not be destroyed after LibTorch's own
-    // static state during process exit.
-    static HandleTable* table = new HandleTable();
-    return *table;
-}
-
 struct HandleTable::ThreadCache {
     std::vector<uint32_t> free;
     ~ThreadCache() { HandleTable::instance().drain(free, 0); } // a thread's cached slots go back on exit

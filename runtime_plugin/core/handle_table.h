@@ -92,6 +92,13 @@ inline HandleTable::Slot* HandleTable::slot_for(int64_t handle) const noexcept {
     return (slot->live.load(std::memory_order_relaxed) && slot->generation == generation) ? slot : nullptr;
 }
 
+inline HandleTable& HandleTable::instance() {
+    // Leaked on purpose: tensors must not be destroyed after LibTorch's own
+    // static state during process exit. Inline: it is on every call's path.
+    static HandleTable* table = new HandleTable();
+    return *table;
+}
+
 inline at::Tensor& HandleTable::get(int64_t handle, const char* what) const {
     if (Slot* slot = slot_for(handle)) return slot->tensor;
     fail_lookup(handle, what);
