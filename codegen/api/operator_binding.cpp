@@ -1,17 +1,13 @@
 #include "api/operator_binding.h"
 
+#include "api/text_template.h"
+
 #include "api/names.h"
 
 #include <algorithm>
 
 namespace codegen::api {
 namespace {
-
-std::string substitute(std::string text, const std::string& token, const std::string& value) {
-    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
-        text.replace(at, token.size(), value);
-    return text;
-}
 
 // The argument whose written alias set a return shares (`Tensor(a!)` -> self).
 const ParamBinding* aliased_argument(const Return& ret, const std::vector<ParamBinding>& params) {

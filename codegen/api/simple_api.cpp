@@ -1,16 +1,12 @@
 #include "api/simple_api.h"
 
+#include "api/text_template.h"
+
 #include <algorithm>
 #include <map>
 
 namespace codegen::api {
 namespace {
-
-std::string substitute(std::string text, const std::string& token, const std::string& value) {
-    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
-        text.replace(at, token.size(), value);
-    return text;
-}
 
 // A Simple name for an operator: keywords and type names get a trailing `_`
 // (`var` is a keyword: torch.var is `var_` in Simple).

@@ -1,5 +1,6 @@
 #include "emit/emitters.h"
 
+#include "api/text_template.h"
 #include "api/names.h"
 
 #include <map>
@@ -9,11 +10,7 @@
 namespace codegen::emit {
 namespace {
 
-std::string substitute(std::string text, const std::string& token, const std::string& value) {
-    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
-        text.replace(at, token.size(), value);
-    return text;
-}
+using api::substitute;
 
 std::string c_params(const api::OperatorBinding& b) {
     std::string out;

@@ -9,17 +9,6 @@ void bad_argument(const char* name, const std::string& problem) {
 }
 
 namespace {
-const char* tag_name(int32_t tag) {
-    switch (tag) {
-    case SPL_NIL: return "nil";
-    case SPL_BOOL: return "bool";
-    case SPL_I64: return "i64";
-    case SPL_F64: return "f64";
-    case SPL_TEXT: return "text";
-    case SPL_ARRAY: return "array";
-    default: return "an invalid value";
-    }
-}
 [[noreturn]] void bad_tag(const char* name, const char* expected, const SplValue& v) {
     bad_argument(name, std::string("expected ") + expected + ", got " + tag_name(v.tag));
 }

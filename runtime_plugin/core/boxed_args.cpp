@@ -8,18 +8,6 @@
 namespace spl {
 namespace {
 
-const char* tag_name(int32_t tag) {
-    switch (tag) {
-    case SPL_NIL: return "nil";
-    case SPL_BOOL: return "bool";
-    case SPL_I64: return "i64";
-    case SPL_F64: return "f64";
-    case SPL_TEXT: return "text";
-    case SPL_ARRAY: return "an array";
-    default: return "an invalid value";
-    }
-}
-
 bool ends_with_question(const char* type) {
     const size_t n = std::strlen(type);
     return n > 0 && type[n - 1] == '?';

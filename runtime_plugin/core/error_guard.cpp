@@ -27,6 +27,18 @@ void record_current_exception(const char* function) noexcept {
     }
 }
 
+const char* tag_name(int32_t tag) noexcept {
+    switch (tag) {
+    case SPL_NIL: return "nil";
+    case SPL_BOOL: return "bool";
+    case SPL_I64: return "i64";
+    case SPL_F64: return "f64";
+    case SPL_TEXT: return "text";
+    case SPL_ARRAY: return "an array";
+    default: return "an invalid value";
+    }
+}
+
 SplStatus fail_boxed(SplValue* result) noexcept {
     const std::string& message = thread_error_message();
     result->tag = SPL_ERROR;

@@ -43,6 +43,9 @@ inline R guarded(const char* function, F&& body) noexcept {
     }
 }
 
+// The Simple name of a boxed value's tag, for messages ("i64", "text", ...).
+const char* tag_name(int32_t tag) noexcept;
+
 // Fills `result` with the current thread's error and returns SPL_STATUS_ERROR.
 SplStatus fail_boxed(SplValue* result) noexcept;
 
