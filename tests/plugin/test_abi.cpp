@@ -110,3 +110,4 @@ TEST_CASE_FIXTURE(LeakChecked, "typed C symbols") {
     CHECK_FALSE(pending());
     plugin().free(good);
 }
+
