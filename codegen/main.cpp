@@ -2,31 +2,51 @@
 // Simple declarations, the registration table and a coverage report.
 //
 //   torch-codegen ir       --native-functions F --tags F --version V -o IR.json
+//   torch-codegen ir       --headers INCLUDE_DIR [--version V] -o IR.json
 //   torch-codegen emit     --ir IR.json --policy P --out-dir D [--shards N]
-//   torch-codegen generate --native-functions F --tags F --version V --policy P
-//                          --out-dir D [--shards N]      (ir + emit in one run)
+//   torch-codegen generate (ir's options) --policy P --out-dir D [--shards N]
+//                                                          (ir + emit in one run)
+//   torch-codegen diff     OLD_IR NEW_IR [--json] [--policy P] [--spl-lib DIR]
+//
+// `ir` and `generate` read native_functions.yaml (--frontend yaml) or the
+// installed headers (--frontend headers); by default the YAML when
+// --native-functions names an existing file, else the headers.
 #include "api/bound_set.h"
+#include "diff/diff_report.h"
 #include "emit/emitters.h"
+#include "frontend/header_frontend.h"
 #include "frontend/yaml_frontend.h"
 #include "model/ir_json.h"
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace {
 
 using Options = std::map<std::string, std::string>;
 
-Options parse_options(int argc, char** argv, int first) {
+// `--key value` pairs and `-o FILE`; `--json` is a flag (value "1"). Other
+// arguments are positional, which only `diff` takes (its two IR files).
+Options parse_options(int argc, char** argv, int first, std::vector<std::string>* positional) {
     Options options;
     for (int i = first; i < argc; ++i) {
         std::string key = argv[i];
-        if (key.rfind("--", 0) != 0 && key != "-o") throw std::runtime_error("unexpected argument " + key);
+        if (key == "--json") {
+            options["json"] = "1";
+            continue;
+        }
+        if (key.rfind("--", 0) != 0 && key != "-o") {
+            if (!positional) throw std::runtime_error("unexpected argument " + key);
+            positional->push_back(key);
+            continue;
+        }
         if (i + 1 >= argc) throw std::runtime_error(key + " needs a value");
         options[key == "-o" ? "out" : key.substr(2)] = argv[++i];
     }
@@ -47,12 +67,24 @@ std::string read_text(const std::string& path) {
     return s.str();
 }
 
-// The IR as text: the one thing every emitter reads.
-std::string make_ir(const Options& o) {
-    codegen::OperatorSet set =
-        codegen::load_native_functions(required(o, "native-functions"), required(o, "tags"), required(o, "version"));
-    return codegen::to_json(set).dump(1) + "\n";
+std::string choose_frontend(const Options& o) {
+    if (o.count("frontend")) return o.at("frontend");
+    const auto yaml = o.find("native-functions");
+    return yaml != o.end() && std::filesystem::exists(yaml->second) ? "yaml" : "headers";
 }
+
+codegen::OperatorSet load_operators(const Options& o) {
+    const std::string frontend = choose_frontend(o);
+    if (frontend == "yaml")
+        return codegen::load_native_functions(required(o, "native-functions"), required(o, "tags"), required(o, "version"));
+    if (frontend != "headers") throw std::runtime_error("--frontend must be yaml or headers, not " + frontend);
+    if (!o.count("headers"))
+        throw std::runtime_error("missing --headers (the header front-end is used when --native-functions names no file)");
+    return codegen::scan_headers(o.at("headers"), o.count("version") ? o.at("version") : "");
+}
+
+// The IR as text: the one thing every emitter reads.
+std::string make_ir(const Options& o) { return codegen::to_json(load_operators(o)).dump(1) + "\n"; }
 
 void emit_from_ir(const std::string& ir_text, const Options& o) {
     const codegen::OperatorSet ir = codegen::from_json(nlohmann::json::parse(ir_text));
@@ -72,13 +104,42 @@ void emit_from_ir(const std::string& ir_text, const Options& o) {
         std::cout << "  note: policy entry " << name << " names no operator of LibTorch " << ir.libtorch_version << "\n";
 }
 
+codegen::OperatorSet load_ir(const std::string& path) {
+    try {
+        return codegen::from_json(nlohmann::json::parse(read_text(path)));
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+}
+
+// The report goes to -o or stdout, with nothing else on stdout so that
+// `--json` output can be piped.
+void diff(const std::vector<std::string>& irs, const Options& o) {
+    if (irs.size() != 2) throw std::runtime_error("usage: torch-codegen diff OLD_IR NEW_IR [--json] [--policy P] [--spl-lib DIR] [-o FILE]");
+    const std::string root = SPL_TORCH_SOURCE_ROOT;
+    const auto policy = codegen::api::Policy::load(o.count("policy") ? o.at("policy") : root + "/schema/policy.json");
+    const std::string library = o.count("spl-lib") ? o.at("spl-lib") : root + "/spl_stubs/lib/torch";
+    const codegen::OperatorSet old_ir = load_ir(irs[0]), new_ir = load_ir(irs[1]);
+    const auto d = codegen::diff::diff_irs(old_ir, new_ir, policy, library);
+    const std::string report = o.count("json") ? codegen::diff::json_report(d).dump(1) + "\n" : codegen::diff::text_report(d);
+    if (o.count("out")) std::ofstream(o.at("out"), std::ios::binary) << report;
+    else std::cout << report;
+    std::cerr << "torch-codegen diff: " << codegen::diff::summary_line(d) << "\n";
+}
+
 int run(int argc, char** argv) {
-    if (argc < 2) throw std::runtime_error("usage: torch-codegen ir|emit|generate [options]");
+    if (argc < 2) throw std::runtime_error("usage: torch-codegen ir|emit|generate|diff [options]");
     const std::string command = argv[1];
-    const Options o = parse_options(argc, argv, 2);
+    std::vector<std::string> positional;
+    const Options o = parse_options(argc, argv, 2, command == "diff" ? &positional : nullptr);
+    if (command == "diff") {
+        diff(positional, o);
+        return 0;
+    }
     const auto start = std::chrono::steady_clock::now();
     if (command == "ir") {
-        std::ofstream(required(o, "out"), std::ios::binary) << make_ir(o);
+        const std::string ir = make_ir(o); // before opening -o: a failed scan leaves no empty file
+        std::ofstream(required(o, "out"), std::ios::binary) << ir;
     } else if (command == "emit") {
         emit_from_ir(read_text(required(o, "ir")), o);
     } else if (command == "generate") {

@@ -65,6 +65,7 @@ const std::vector<ArgBinding> kArguments = {
 const std::vector<ReturnBinding> kReturns = {
     {"Tensor",     "int64_t",     "i64",   "spl::new_handle({r})",       "spl::v_i64(spl::new_handle({r}))", "Tensor", "Tensor.wrap({r})"},
     {"Tensor[]",   "SplValue",    "[i64]", "spl::tensor_list_value({r})", "spl::tensor_list_value({r})", "[Tensor]", "Tensor.wrap_all({r})"},
+    {"int[]",      "SplValue",    "[i64]", "spl::int_list_value({r})",    "spl::int_list_value({r})", "[i64]", "{r}"},
     {"int",        "int64_t",     "i64",   "{r}",                        "spl::v_i64({r})", "i64", "{r}"},
     {"SymInt",     "int64_t",     "i64",   "spl::sym_int_value({r})",    "spl::v_i64(spl::sym_int_value({r}))", "i64", "{r}"},
     {"float",      "double",      "f64",   "{r}",                        "spl::v_f64({r})", "f64", "{r}"},

@@ -16,10 +16,11 @@ SchemaError::SchemaError(std::string origin, size_t column, const std::string& p
       problem_(problem) {}
 
 bool is_known_base_type(std::string_view base) {
-    static constexpr std::array<std::string_view, 19> known = {
+    // Dimname: named-tensor operators, present in LibTorch 1.13 (Debian's libtorch-dev).
+    static constexpr std::array<std::string_view, 20> known = {
         "Generator", "ScalarType", "Tensor", "int",         "DimVector", "float",        "str",
         "bool",      "Layout",     "Device", "DeviceIndex", "Scalar",    "MemoryFormat", "QScheme",
-        "Storage",   "Stream",     "SymInt", "SymBool",     "GraphModule"};
+        "Storage",   "Stream",     "SymInt", "SymBool",     "GraphModule", "Dimname"};
     static constexpr std::string_view custom_class_prefix = "__torch__.torch.classes.";
     if (std::find(known.begin(), known.end(), base) != known.end()) return true;
     return base.size() > custom_class_prefix.size() && base.substr(0, custom_class_prefix.size()) == custom_class_prefix;

@@ -57,6 +57,12 @@ SplValue handle_list_value(SplI64Array handles) {
     return v_array(items, n);
 }
 
+SplValue int_list_value(c10::IntArrayRef values) {
+    SplValue* items = ResultArena::current().values(values.size());
+    for (size_t i = 0; i < values.size(); ++i) items[i] = v_i64(values[i]);
+    return v_array(items, static_cast<int64_t>(values.size()));
+}
+
 SplValue tuple_value(std::initializer_list<SplValue> items) {
     SplValue* out = ResultArena::current().values(items.size());
     size_t i = 0;

@@ -57,6 +57,7 @@ inline const char* dtype_value(c10::ScalarType t) { return dtype_name(t); }
 inline const char* qscheme_value(c10::QScheme q) { return qscheme_name(q); }
 SplValue tensor_list_value(const std::vector<at::Tensor>& tensors); // new handles
 SplValue handle_list_value(SplI64Array handles);                    // returns inputs as-is
+SplValue int_list_value(c10::IntArrayRef values);
 
 // A tuple of results: each element already converted to a boxed value.
 SplValue tuple_value(std::initializer_list<SplValue> items);
