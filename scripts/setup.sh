@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(meson ninja-build pkg-config g++ python3 python3-venv libyaml-cpp-dev nlohmann-json3-dev
-              doctest-dev libbenchmark-dev libclang-dev)
+              doctest-dev libbenchmark-dev libclang-dev libtorch-dev)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -25,8 +25,14 @@ if ! .venv/bin/python -c "import torch, sys; sys.exit(torch.__version__.split('+
   .venv/bin/pip install -q --disable-pip-version-check -r torch-requirements.txt
 fi
 
-if [ ! -f build/build.ninja ]; then
-  meson setup build >/dev/null
-fi
+# build/: against the pinned wheel. build-1.13/: against Debian's libtorch-dev
+# (headers only: the generator scans them), to prove the same sources build
+# and pass against a LibTorch years older.
+[ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build -j"$(nproc)" >/dev/null
-echo "setup: done (LibTorch $PIN, build/ up to date)"
+if [ "${SPL_TORCH_SKIP_DEBIAN:-0}" != 1 ]; then
+  [ -f build-1.13/build.ninja ] || meson setup build-1.13 -Dlibtorch=/usr >/dev/null
+  ninja -C build-1.13 -j"$(nproc)" runtime_plugin/libspl_torch.so tests/plugin/test_plugin \
+    tests/plugin/test_cuda_linkage tests/headers/test_headers >/dev/null
+fi
+echo "setup: done (LibTorch $PIN in build/, Debian's LibTorch in build-1.13/)"

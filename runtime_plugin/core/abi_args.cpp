@@ -153,9 +153,9 @@ std::vector<at::Dimname> dimname_list(SplTextArray values, const char* name) {
     return out;
 }
 
-c10::optional<std::vector<at::Dimname>> opt_dimname_list(SplTextArray values, const char* name) {
-    if (values.len < 0) return c10::nullopt;
-    return dimname_list(values, name);
+OptDimnameList opt_dimname_list(SplTextArray values, const char* name) {
+    if (values.len < 0) return {};
+    return {dimname_list(values, name)};
 }
 #endif
 

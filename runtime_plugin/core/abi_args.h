@@ -89,7 +89,16 @@ c10::optional<c10::Device> opt_device(const char* s, const char* name);
 #ifdef SPL_TORCH_HAS_DIMNAME
 at::Dimname dimname(const char* s, const char* name);
 std::vector<at::Dimname> dimname_list(SplTextArray values, const char* name);
-c10::optional<std::vector<at::Dimname>> opt_dimname_list(SplTextArray values, const char* name);
+// Owns the names and converts to the optional ArrayRef the operators take;
+// as a temporary it lives until the call returns.
+struct OptDimnameList {
+    c10::optional<std::vector<at::Dimname>> names;
+    operator c10::optional<at::DimnameList>() const {
+        if (!names) return c10::nullopt;
+        return at::DimnameList(*names);
+    }
+};
+OptDimnameList opt_dimname_list(SplTextArray values, const char* name);
 #endif
 
 // --- Generator?: an optional seed --------------------------------------------

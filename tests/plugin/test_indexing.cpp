@@ -11,7 +11,7 @@ TEST_CASE_FIXTURE(LeakChecked, "select and slice, optional bounds omitted and gi
     expect_op("rt_torch_select_int", {x.h, 1, -1}, x.ref.select(1, -1));
 
     expect_op("rt_torch_slice_Tensor", {x.h}, at::slice(x.ref)); // everything after self omitted
-    expect_op("rt_torch_slice_Tensor", {x.h, 1, nil, nil}, at::slice(x.ref, 1, std::nullopt, std::nullopt));
+    expect_op("rt_torch_slice_Tensor", {x.h, 1, nil, nil}, at::slice(x.ref, 1, c10::nullopt, c10::nullopt));
     expect_op("rt_torch_slice_Tensor", {x.h, 1, 1, 5, 2}, at::slice(x.ref, 1, 1, 5, 2));
     expect_op("rt_torch_slice_Tensor", {x.h, 0, -3}, x.ref.index({Slice(-3, None)}));
     expect_op("rt_torch_slice_Tensor", {x.h, 1, nil, 2}, x.ref.index({Slice(), Slice(None, 2)}));

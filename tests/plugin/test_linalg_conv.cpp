@@ -35,7 +35,7 @@ TEST_CASE_FIXTURE(LeakChecked, "conv2d with and without bias, stride and padding
     // bias given as nil (None), dilation and groups given.
     const Input wg = input({4, 1, 2, 2}, 44);
     expect_op("rt_torch_conv2d", {x.h, wg.h, nil, ints({1, 1}), ints({0, 0}), ints({2, 1}), 2},
-              at::conv2d(x.ref, wg.ref, std::nullopt, {1, 1}, at::IntArrayRef{0, 0}, {2, 1}, 2), tol, tol);
+              at::conv2d(x.ref, wg.ref, c10::nullopt, {1, 1}, at::IntArrayRef{0, 0}, {2, 1}, 2), tol, tol);
 }
 
 TEST_CASE_FIXTURE(LeakChecked, "pooling and layer_norm") {
@@ -65,7 +65,7 @@ TEST_CASE_FIXTURE(LeakChecked,
     // ATen itself expands a one-element list for these ...
     expect_op("rt_torch_max_pool2d", {x.h, 2}, at::max_pool2d(x.ref, {2, 2}));
     expect_op("rt_torch_conv2d", {x.h, input({3, 2, 3, 3}, 51).h, nil, 2, 1},
-              at::conv2d(x.ref, sample({3, 2, 3, 3}, 51), std::nullopt, {2, 2}, {1, 1}), 1e-4, 1e-4);
+              at::conv2d(x.ref, sample({3, 2, 3, 3}, 51), c10::nullopt, {2, 2}, {1, 1}), 1e-4, 1e-4);
     // ... but not for these: torch.nn.functional.adaptive_avg_pool2d(x, 3) means (3, 3).
     expect_op("rt_torch_im2col", {x.h, 2, 1, 0, 1}, at::im2col(x.ref, {2, 2}, {1, 1}, {0, 0}, {1, 1}));
     expect_op("rt_torch_adaptive_avg_pool2d", {x.h, 3}, at::adaptive_avg_pool2d(x.ref, {3, 3}));

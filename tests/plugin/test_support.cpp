@@ -10,6 +10,8 @@ namespace plugin_test {
 
 plugin_host::Plugin& plugin() { return plugin_host::Plugin::instance(); }
 
+bool has_op(const std::string& name) { return plugin().info().find(name.c_str()) != nullptr; }
+
 Value op(const std::string& name, const std::vector<Arg>& args) { return plugin().op(name, args); }
 int64_t op_handle(const std::string& name, const std::vector<Arg>& args) { return plugin().op_handle(name, args); }
 Outcome try_op(const std::string& name, const std::vector<Arg>& args) { return plugin().try_op(name, args); }

@@ -26,6 +26,15 @@ using plugin_host::Value;
 
 plugin_host::Plugin& plugin();
 
+// Whether this build's LibTorch has the entry point. Operators differ between
+// LibTorch versions: a test of one that is missing says so and skips it by name.
+bool has_op(const std::string& name);
+#define SKIP_UNLESS_OP(name)                                                  \
+    if (!plugin_test::has_op(name)) {                                         \
+        MESSAGE("skipped: this LibTorch has no operator for " << (name));     \
+        return;                                                               \
+    }
+
 // Shorthands for plugin().op / op_handle / try_op.
 Value op(const std::string& name, const std::vector<Arg>& args);
 int64_t op_handle(const std::string& name, const std::vector<Arg>& args);
