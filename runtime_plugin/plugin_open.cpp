@@ -1,5 +1,6 @@
 // spl_plugin_open: the plugin's one entry symbol. Checks the host's ABI and
 // LibTorch expectations and hands out the function table.
+#include "core/loaded_version.h"
 #include "extras/extras_registry.h"
 #include "generated_support.h"
 
@@ -63,6 +64,11 @@ extern "C" SPL_TORCH_EXPORT const SplPluginInfo* spl_plugin_open(const SplHostRe
             open_error = std::string("spl_torch: the host's declarations were generated for LibTorch ") +
                          request->expected_library_version + ", but this plugin was built against LibTorch " +
                          spl_torch_generated_libtorch_version + "; regenerate or rebuild so they match";
+        } else if (const std::string loaded = spl::loaded_libtorch_version();
+                   !loaded.empty() && spl::release_of(loaded) != spl_torch_generated_libtorch_version) {
+            open_error = std::string("spl_torch: this plugin was built against LibTorch ") +
+                         spl_torch_generated_libtorch_version + ", but the LibTorch loaded in this process is " +
+                         loaded + "; rebuild the plugin against it";
         } else {
             return &FunctionTable::instance().info();
         }

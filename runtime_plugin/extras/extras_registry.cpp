@@ -8,7 +8,7 @@
     X(rt_torch_requires_grad) X(rt_torch_shares_storage) X(rt_torch_free) X(rt_torch_is_live)                \
     X(rt_torch_live_handles) X(rt_torch_no_grad_enter) X(rt_torch_no_grad_exit) X(rt_torch_is_grad_enabled) \
     X(rt_torch_backward) X(rt_torch_grad) X(rt_torch_zero_grad) X(rt_torch_version)                          \
-    X(rt_torch_plugin_version) X(rt_torch_manual_seed) X(rt_torch_cuda_is_available)                         \
+    X(rt_torch_plugin_version) X(rt_torch_loaded_version) X(rt_torch_manual_seed) X(rt_torch_cuda_is_available)                         \
     X(rt_torch_cuda_device_count) X(rt_torch_last_error) X(rt_torch_error_pending) X(rt_torch_clear_error)    \
     X(rt_torch_format)
 

@@ -1,4 +1,5 @@
 // Versions, seeding, CUDA and the error channel of the typed ABI.
+#include "core/loaded_version.h"
 #include "extras/extra_function.h"
 
 #include <ATen/Context.h>
@@ -12,6 +13,14 @@ extern "C" {
 
 SPL_TORCH_EXPORT const char* rt_torch_version(void) {
     return spl::guarded<const char*>(__func__, [&] { return spl_torch_generated_libtorch_version; });
+}
+
+// The LibTorch this process loaded, as found next to libtorch_cpu ("" if unknown).
+SPL_TORCH_EXPORT const char* rt_torch_loaded_version(void) {
+    return spl::guarded<const char*>(__func__, [&] {
+        spl::ResultArena::current().reset();
+        return spl::ResultArena::current().text(spl::loaded_libtorch_version());
+    });
 }
 
 SPL_TORCH_EXPORT const char* rt_torch_plugin_version(void) {
@@ -50,6 +59,7 @@ SPL_TORCH_EXPORT void rt_torch_clear_error(void) {
 } // extern "C"
 
 SPL_EXTRA0(rt_torch_version, "extern fn rt_torch_version() -> text", "text")
+SPL_EXTRA0(rt_torch_loaded_version, "extern fn rt_torch_loaded_version() -> text", "text")
 SPL_EXTRA0(rt_torch_plugin_version, "extern fn rt_torch_plugin_version() -> text", "text")
 SPL_EXTRA(rt_torch_manual_seed, "extern fn rt_torch_manual_seed(seed: i64)", "", {"seed", "i64", nullptr})
 SPL_EXTRA0(rt_torch_cuda_is_available, "extern fn rt_torch_cuda_is_available() -> bool", "bool")
