@@ -40,8 +40,4 @@ for device in cpu cuda:0; do
   SPL_TORCH_PLUGIN=$plugin SPL_BENCH_DEVICE=$device build-gpu/bench/bench_call_overhead \
     --benchmark_min_time=0.2 2>/dev/null | tail -2
 done
-if [ -x build-gpu/host/splrun ] && [ -f examples/xor_gpu.spl ]; then
-  echo "== examples/xor_gpu.spl"
-  SIMPLE_SFFI_PATH=build-gpu/runtime_plugin build-gpu/host/splrun examples/xor_gpu.spl | tail -6
-fi
 exit $status
