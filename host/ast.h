@@ -1,10 +1,11 @@
 // ast.h — the syntax tree.
 //
 // The parser builds it; the resolver then annotates it in place (variable
-// slots, captured variables, tail positions); after that it is read-only
-// except for the `mutable` inline caches of call and member sites, which the
-// interpreter fills on first execution (the class seen last and what it
-// resolved to), so that a hot loop does no name lookups.
+// slots, captured variables, tail positions, compiled parameter types); after
+// that it is read-only except for the `mutable` inline caches of call and
+// member sites, which the interpreter fills on first execution (the class seen
+// last and what it resolved to, the overload chosen per kind of arguments),
+// so that a hot loop does no name lookups and no type matching.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "source.h"
+#include "types.h"
 #include "value.h"
 
 namespace spl {
@@ -38,6 +40,37 @@ struct Block {
     std::vector<StmtPtr> stmts;
     uint32_t slot_begin = 0, slot_end = 0;
 };
+
+// ---------------------------------------------------------------- call-site caches
+
+// How the arguments of one call site map onto the parameters of the callee
+// it saw last: target[i] is the parameter index of argument i. Computed on
+// the first call and reused while the callee stays the same.
+struct ArgPlan {
+    const void* callee = nullptr;
+    std::vector<int16_t> target;
+};
+
+// The overload a call site chose for one shape of arguments (overloads.h):
+// the set, the kind of each argument (value_kind), and what to re-check.
+struct OverloadChoice {
+    const void* set = nullptr;       // the OverloadSetObj; null: an empty entry
+    Value keep;                      // holds the set, so that its address is never reused while cached
+    const void* fn = nullptr;        // the FunctionObj chosen
+    std::vector<uintptr_t> kinds;    // one per argument
+    uint64_t recheck = 0;            // arguments whose elements decided the match: checked again on a hit
+    bool resolve_again = false;      // an earlier overload was refused for elements: resolve on every call
+    ArgPlan plan;                    // the arguments' parameters in the chosen overload
+};
+
+// A few choices per call site (a site usually sees one or two shapes);
+// allocated the first time the site calls an overload set.
+struct OverloadCache {
+    static constexpr size_t kEntries = 4;
+    OverloadChoice entries[kEntries];
+    uint8_t next = 0; // the entry replaced next when all are taken
+};
+using OverloadSite = std::unique_ptr<OverloadCache>;
 
 // ---------------------------------------------------------------- expressions
 
@@ -84,6 +117,7 @@ struct Unary : Expr {
     Unary(SourceLoc l, UnaryOp o, ExprPtr e) : Expr(ExprKind::Unary, l), op(o), operand(std::move(e)) {}
     UnaryOp op;
     ExprPtr operand;
+    mutable OverloadSite overloads; // `neg`
 };
 
 enum class BinOp : uint8_t {
@@ -97,6 +131,7 @@ struct Binary : Expr {
         : Expr(ExprKind::Binary, l), op(o), lhs(std::move(a)), rhs(std::move(b)) {}
     BinOp op;
     ExprPtr lhs, rhs;
+    mutable OverloadSite overloads; // operator methods
 };
 
 struct Logical : Expr {
@@ -113,20 +148,13 @@ struct Range : Expr {
     bool inclusive;
 };
 
-// How the arguments of one call site map onto the parameters of the callee
-// it saw last: target[i] is the parameter index of argument i. Computed on
-// the first call and reused while the callee stays the same.
-struct ArgPlan {
-    const void* callee = nullptr;
-    std::vector<int16_t> target;
-};
-
 struct Call : Expr {
     Call(SourceLoc l, ExprPtr c) : Expr(ExprKind::Call, l), callee(std::move(c)) {}
     ExprPtr callee;
     std::vector<ExprPtr> args;
     std::vector<std::string> arg_names; // "" for positional; empty vector when none is named
     mutable ArgPlan plan;
+    mutable OverloadSite overloads;
 };
 
 // `object.name(args)`. `builtin` is the method's id in the table of methods
@@ -140,8 +168,10 @@ struct MethodCall : Expr {
     std::vector<ExprPtr> args;
     std::vector<std::string> arg_names;
     mutable const void* cached_owner = nullptr; // the ClassObj / EnumObj seen last
-    mutable Value cached_method;                // its method
+    mutable uint32_t cached_epoch = 0;          // its method table's version then
+    mutable Value cached_method;                // its method (a function or an overload set)
     mutable ArgPlan plan;
+    mutable OverloadSite overloads;
 };
 
 struct Member : Expr {
@@ -157,6 +187,7 @@ struct Index : Expr {
     Index(SourceLoc l, ExprPtr o) : Expr(ExprKind::Index, l), object(std::move(o)) {}
     ExprPtr object;
     std::vector<ExprPtr> indices; // more than one: a multi-index `a[i, j]`
+    mutable OverloadSite overloads; // `get_item`
 };
 
 // `start:stop:step` inside brackets; any part may be missing.
@@ -332,9 +363,12 @@ struct Param {
     std::string name;
     std::string type;      // canonical
     ExprPtr default_value; // null when required
-    std::string default_text; // the default as written (extern signatures)
+    std::string default_text; // the default as written (extern signatures, overload messages)
     bool to_float = false;  // declared f64/f32
     SourceLoc loc;
+    // Filled by the resolver (functions with a body): the compiled type.
+    std::shared_ptr<const TypeSpec> spec;
+    bool wraps_number = false; // [i64]/[f64]: a single number becomes a one-element array
 };
 
 struct UpvalueDesc {
@@ -359,6 +393,7 @@ struct FnProto {
     std::vector<UpvalueDesc> upvalues;
     std::vector<uint32_t> captured_params; // slots of parameters that closures capture
     std::string qualified_name;            // "Tensor.add", for traces
+    bool checks_args = false;  // some parameter's type can refuse an argument (single-function rules)
 };
 
 struct FnDecl : Stmt {

@@ -2,6 +2,7 @@
 #include "arg_binding.h"
 #include "extern_call.h"
 #include "interpreter.h"
+#include "overloads.h"
 
 namespace spl {
 
@@ -11,13 +12,14 @@ Value Interpreter::make_function(const FnProto& proto, const Obj* owner) {
     return Value(new FunctionObj(&proto, owner));
 }
 
-Value Interpreter::call(const Value& callee, ArgList& args, SourceLoc loc, ArgPlan* plan) {
+Value Interpreter::call(const Value& callee, ArgList& args, SourceLoc loc, ArgPlan* plan, OverloadSite* site) {
     if (callee.is_obj()) {
         switch (callee.obj()->type) {
         case ObjType::Function: return invoke(callee.as<FunctionObj>(), nullptr, args, plan, loc);
+        case ObjType::Overloads: return call_function(callee, nullptr, args, plan, site, loc);
         case ObjType::BoundMethod: {
             auto* bm = callee.as<BoundMethodObj>();
-            return invoke(bm->method.as<FunctionObj>(), &bm->self, args, plan, loc);
+            return call_function(bm->method, &bm->self, args, plan, site, loc);
         }
         case ObjType::Builtin: {
             const BuiltinDef* def = callee.as<BuiltinObj>()->def;
@@ -63,16 +65,52 @@ Value Interpreter::find_method(const Value& receiver, const std::string& name) c
 }
 
 Value Interpreter::call_method(const Value& receiver, const Value& method, std::initializer_list<Value> list,
-                               SourceLoc loc) {
+                               SourceLoc loc, OverloadSite* site) {
     ArgBuffer buf(list.size());
     Value* argv = buf.data();
     size_t i = 0;
     for (const Value& v : list) argv[i++] = v;
     ArgList args{argv, static_cast<int>(list.size())};
-    return invoke(method.as<FunctionObj>(), &receiver, args, nullptr, loc);
+    return call_function(method, &receiver, args, nullptr, site, loc);
 }
 
-Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc) {
+bool Interpreter::try_call_method(const Value& receiver, const Value& method, const Value& arg, SourceLoc loc,
+                                  OverloadSite* site, Value& result) {
+    Value argv[1] = {arg};
+    ArgList args{argv, 1};
+    if (method.is(ObjType::Function)) {
+        const auto* fn = method.as<FunctionObj>();
+        if (!function_accepts(*fn, args)) return false;
+        result = invoke(fn, &receiver, args, nullptr, loc, true);
+        return true;
+    }
+    const auto& set = *method.as<OverloadSetObj>();
+    if (OverloadChoice* e = cached_choice(set, args, site)) {
+        if (!e->fn) return false;
+        result = invoke(static_cast<const FunctionObj*>(e->fn), &receiver, args, &e->plan, loc, true);
+        return true;
+    }
+    ArgPlan scratch;
+    Chosen c = choose_overload(set, args, site, scratch);
+    if (!c.fn) return false;
+    result = invoke(c.fn, &receiver, args, c.plan, loc, true);
+    return true;
+}
+
+Value Interpreter::call_overloads(const OverloadSetObj& set, const Value* self, ArgList& args, OverloadSite* site,
+                                  SourceLoc loc) {
+    if (OverloadChoice* e = cached_choice(set, args, site)) {
+        if (!e->fn) no_overload_error(*this, set, args, loc);
+        return invoke(static_cast<const FunctionObj*>(e->fn), self, args, &e->plan, loc, true);
+    }
+    ArgPlan scratch;
+    Chosen c = choose_overload(set, args, site, scratch);
+    if (!c.fn) no_overload_error(*this, set, args, loc);
+    return invoke(c.fn, self, args, c.plan, loc, true);
+}
+
+Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
+                          bool types_checked) {
     const FnProto& p = *fn->proto;
     const size_t nparams = p.params.size();
     const uint32_t base = p.is_method ? 1 : 0;
@@ -90,30 +128,43 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
         if (!args.has_names()) {
             if (static_cast<size_t>(args.count) > nparams)
                 runtime_error(loc, "`" + p.qualified_name + "` takes " + std::to_string(nparams) + " argument" +
-                                       (nparams == 1 ? "" : "s") + " but " + std::to_string(args.count) + " were given");
+                                       (nparams == 1 ? "" : "s") + " but " + std::to_string(args.count) +
+                                       " were given" + signature_note(p));
             for (int i = 0; i < args.count; ++i) slots[base + i] = std::move(args.values[i]);
         } else {
-            const auto& target = arg_targets(
-                &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; },
-                loc, "`" + p.qualified_name + "`");
+            const std::vector<int16_t>* target = nullptr;
+            try {
+                target = &arg_targets(
+                    &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; },
+                    loc, [&] { return "`" + p.qualified_name + "`"; });
+            } catch (SplError& e) {
+                e.message += signature_note(p);
+                throw;
+            }
             for (int i = 0; i < args.count; ++i) {
-                size_t t = static_cast<size_t>(target[static_cast<size_t>(i)]);
+                size_t t = static_cast<size_t>((*target)[static_cast<size_t>(i)]);
                 slots[base + t] = std::move(args.values[i]);
                 if (t < 64) given_mask |= uint64_t(1) << t;
             }
         }
 
         FrameScope scope(*this, &frame, loc);
+        const bool check = p.checks_args && !types_checked;
         for (size_t i = 0; i < nparams; ++i) {
             const Param& prm = p.params[i];
             bool given = args.has_names() ? (i < 64 && (given_mask >> i) & 1) : i < static_cast<size_t>(args.count);
             Value& slot = slots[base + i];
             if (!given) {
                 if (!prm.default_value)
-                    runtime_error(loc, "missing argument `" + prm.name + "` in the call of `" + p.qualified_name + "`");
+                    runtime_error(loc, "missing argument `" + prm.name + "` in the call of `" + p.qualified_name + "`" +
+                                           signature_note(p));
                 slot = eval(*prm.default_value); // may use the parameters before it
+            } else if (check) {
+                bool looked = false;
+                if (!type_accepts_inline(*prm.spec, slot, false, &looked)) argument_type_error(*this, p, i, slot, loc);
             }
             if (prm.to_float && slot.is_int()) slot = Value::number(static_cast<double>(slot.as_int()));
+            if (prm.wraps_number && slot.is_number()) slot = make_array({slot}); // `dim: [i64]` given `1`
         }
         for (uint32_t s : p.captured_params) slots[s] = Value(new CellObj(std::move(slots[s])));
 
@@ -148,7 +199,7 @@ Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPla
         std::vector<int16_t> scratch;
         const auto& target = arg_targets(
             cls, plan, scratch, args, nfields, [&](size_t i) -> const std::string& { return cls->field_names[i]; },
-            loc, cls->name + "(...)");
+            loc, [&] { return cls->name + "(...)"; });
         for (int i = 0; i < args.count; ++i) {
             size_t t = static_cast<size_t>(target[static_cast<size_t>(i)]);
             inst->fields[t] = std::move(args.values[i]);
@@ -176,7 +227,7 @@ Value Interpreter::construct_variant(EnumObj* type, uint32_t index, ArgList& arg
     std::vector<int16_t> scratch;
     const auto& target = arg_targets(
         type, nullptr, scratch, args, arity, [&](size_t i) -> const std::string& { return info.field_names[i]; }, loc,
-        type->name + "." + info.name);
+        [&] { return type->name + "." + info.name; });
     if (static_cast<size_t>(args.count) != arity)
         runtime_error(loc, type->name + "." + info.name + " takes " + std::to_string(arity) + " value" +
                                (arity == 1 ? "" : "s") + ", " + std::to_string(args.count) + " given");
@@ -215,7 +266,7 @@ void Interpreter::create_enum(const EnumDecl& d, ModuleObj&) {
             en->constructors.emplace_back(new VariantCtorObj(en, i));
         }
     }
-    for (const auto& m : d.methods) (m->is_static ? en->statics : en->methods)[m->name] = make_function(*m, en);
+    for (const auto& m : d.methods) en->add_method(m->name, make_function(*m, en), m->is_static);
     *d.global = std::move(v);
 }
 
@@ -226,7 +277,7 @@ void Interpreter::apply_impl(const ImplDecl& d) {
         for (const auto& m : d.methods) cls->add_method(m->name, make_function(*m, cls), m->is_static);
     } else if (target.is(ObjType::Enum)) {
         auto* en = target.as<EnumObj>();
-        for (const auto& m : d.methods) (m->is_static ? en->statics : en->methods)[m->name] = make_function(*m, en);
+        for (const auto& m : d.methods) en->add_method(m->name, make_function(*m, en), m->is_static);
     } else {
         runtime_error(d.loc, "`impl " + d.target + "`: " + d.target + " is not a class or enum");
     }

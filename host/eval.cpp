@@ -38,7 +38,7 @@ Value Interpreter::eval(const Expr& e) {
             if (v.is_float()) return Value::number(-v.as_float());
             if (v.is(ObjType::Instance)) {
                 const Value& m = v.as<InstanceObj>()->cls->op(Op::Neg);
-                if (!m.is_nil()) return call_method(v, m, {}, u.loc);
+                if (!m.is_nil()) return call_method(v, m, {}, u.loc, &u.overloads);
             }
             runtime_error(u.loc, "unary `-` is not defined for " + type_name(v) +
                                      (v.is(ObjType::Instance) ? " (define a `neg` method)" : ""));
@@ -81,7 +81,7 @@ Value Interpreter::eval(const Expr& e) {
             default: break;
             }
         }
-        return binary(b.op, l, r, b.loc);
+        return binary(b.op, l, r, b.loc, &b.overloads);
     }
     case ExprKind::Logical: {
         const auto& l = static_cast<const Logical&>(e);
@@ -173,7 +173,7 @@ Value Interpreter::eval_call(const Call& c) {
     Value* argv = buf.data();
     for (size_t i = 0; i < n; ++i) argv[i] = eval(*c.args[i]);
     ArgList args{argv, static_cast<int>(n), c.arg_names.empty() ? nullptr : &c.arg_names};
-    return call(callee, args, c.loc, &c.plan);
+    return call(callee, args, c.loc, &c.plan, &c.overloads);
 }
 
 Value Interpreter::eval_method_call(const MethodCall& m) {
@@ -186,12 +186,14 @@ Value Interpreter::eval_method_call(const MethodCall& m) {
 
     if (obj.is(ObjType::Instance)) {
         ClassObj* cls = obj.as<InstanceObj>()->cls;
-        if (m.cached_owner == cls) return invoke(m.cached_method.as<FunctionObj>(), &obj, args, &m.plan, m.loc);
+        if (m.cached_owner == cls && m.cached_epoch == cls->epoch)
+            return call_function(m.cached_method, &obj, args, &m.plan, &m.overloads, m.loc);
         auto it = cls->methods.find(m.name);
         if (it != cls->methods.end()) {
             m.cached_owner = cls;
+            m.cached_epoch = cls->epoch;
             m.cached_method = it->second;
-            return invoke(it->second.as<FunctionObj>(), &obj, args, &m.plan, m.loc);
+            return call_function(it->second, &obj, args, &m.plan, &m.overloads, m.loc);
         }
         int f = cls->field_index(m.name);
         if (f >= 0) {
@@ -205,7 +207,7 @@ Value Interpreter::eval_method_call(const MethodCall& m) {
     } else if (obj.is(ObjType::Class)) {
         auto* cls = obj.as<ClassObj>();
         auto it = cls->statics.find(m.name);
-        if (it != cls->statics.end()) return invoke(it->second.as<FunctionObj>(), nullptr, args, &m.plan, m.loc);
+        if (it != cls->statics.end()) return call_function(it->second, nullptr, args, &m.plan, &m.overloads, m.loc);
         if (cls->methods.count(m.name))
             runtime_error(m.loc, "`" + m.name + "` of " + cls->name + " needs an instance (it is not `static`)");
         runtime_error(m.loc, "class " + cls->name + " has no static method `" + m.name + "`");
@@ -214,15 +216,15 @@ Value Interpreter::eval_method_call(const MethodCall& m) {
         int v = en->variant_index(m.name);
         if (v >= 0) return construct_variant(en, static_cast<uint32_t>(v), args, m.loc);
         auto it = en->statics.find(m.name);
-        if (it != en->statics.end()) return invoke(it->second.as<FunctionObj>(), nullptr, args, &m.plan, m.loc);
+        if (it != en->statics.end()) return call_function(it->second, nullptr, args, &m.plan, &m.overloads, m.loc);
         runtime_error(m.loc, "enum " + en->name + " has no variant or static method `" + m.name + "`");
     } else if (obj.is(ObjType::Module)) {
         Member tmp(m.loc, nullptr, m.name);
-        return call(member_value(obj, tmp), args, m.loc, &m.plan);
+        return call(member_value(obj, tmp), args, m.loc, &m.plan, &m.overloads);
     } else if (obj.is(ObjType::Variant)) {
         EnumObj* en = obj.as<VariantObj>()->type;
         auto it = en->methods.find(m.name);
-        if (it != en->methods.end()) return invoke(it->second.as<FunctionObj>(), &obj, args, &m.plan, m.loc);
+        if (it != en->methods.end()) return call_function(it->second, &obj, args, &m.plan, &m.overloads, m.loc);
     } else if (obj.is(ObjType::Expectation)) {
         return call_matcher(*this, obj, m.name, args, m.loc);
     }
@@ -312,11 +314,11 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
 
 Value Interpreter::eval_index(const Index& x) {
     Value obj = eval(*x.object);
-    if (x.indices.size() == 1) return index_value(obj, eval(*x.indices[0]), x.loc);
+    if (x.indices.size() == 1) return index_value(obj, eval(*x.indices[0]), x.loc, &x.overloads);
     std::vector<Value> keys;
     keys.reserve(x.indices.size());
     for (const auto& i : x.indices) keys.push_back(eval(*i));
-    return index_value(obj, make_tuple(std::move(keys)), x.loc);
+    return index_value(obj, make_tuple(std::move(keys)), x.loc, &x.overloads);
 }
 
 Value Interpreter::eval_interp(const Interp& s) {

@@ -189,7 +189,7 @@ Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgP
         std::vector<int16_t> scratch;
         const auto& target = arg_targets(
             &ex, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return d.params[i].name; }, loc,
-            "`" + d.name + "`");
+            [&] { return "`" + d.name + "`"; });
         for (int i = 0; i < args.count; ++i) {
             size_t p = static_cast<size_t>(target[static_cast<size_t>(i)]);
             by_param[p] = &args.values[i];

@@ -43,7 +43,8 @@ std::string Interpreter::type_name(const Value& v) const {
     case ObjType::Cell: return "cell";
     case ObjType::Instance: return v.as<InstanceObj>()->cls->name;
     case ObjType::Variant: return v.as<VariantObj>()->type->name;
-    case ObjType::Function: case ObjType::BoundMethod: case ObjType::Builtin: case ObjType::Extern: return "fn";
+    case ObjType::Function: case ObjType::BoundMethod: case ObjType::Builtin: case ObjType::Extern:
+    case ObjType::Overloads: return "fn";
     case ObjType::Class: return "class";
     case ObjType::Enum: case ObjType::VariantCtor: return "enum";
     case ObjType::Module: return "module";
@@ -129,7 +130,15 @@ std::string Interpreter::display(const Value& v, SourceLoc loc) {
         return out;
     }
     case ObjType::Function: return "<fn " + v.as<FunctionObj>()->proto->qualified_name + ">";
-    case ObjType::BoundMethod: return "<method " + v.as<BoundMethodObj>()->method.as<FunctionObj>()->proto->qualified_name + ">";
+    case ObjType::Overloads: {
+        auto* set = v.as<OverloadSetObj>();
+        return "<fn " + set->name + " (" + std::to_string(set->fns.size()) + " overloads)>";
+    }
+    case ObjType::BoundMethod: {
+        const Value& m = v.as<BoundMethodObj>()->method;
+        return "<method " + (m.is(ObjType::Function) ? m.as<FunctionObj>()->proto->qualified_name
+                                                     : m.as<OverloadSetObj>()->name) + ">";
+    }
     case ObjType::Builtin: return std::string("<builtin ") + v.as<BuiltinObj>()->def->name + ">";
     case ObjType::Extern: return "<extern fn " + v.as<ExternObj>()->decl->name + ">";
     case ObjType::Class: return "<class " + v.as<ClassObj>()->name + ">";

@@ -139,8 +139,9 @@ void Interpreter::execute_module(ModuleObj& m) {
     for (const auto& s : stmts) {
         switch (s->kind) {
         case ast::StmtKind::Fn: {
+            // A name declared more than once becomes an overload set, in declaration order.
             const auto& d = static_cast<const ast::FnDecl&>(*s);
-            *d.global = make_function(*d.proto, nullptr);
+            add_overload(*d.global, make_function(*d.proto, nullptr), d.proto->name);
             break;
         }
         case ast::StmtKind::Class: create_class(static_cast<const ast::ClassDecl&>(*s), m); break;
@@ -158,9 +159,10 @@ void Interpreter::execute_module(ModuleObj& m) {
 void Interpreter::run_drop(InstanceObj* instance) {
     Value self(instance); // the object lives again while drop runs
     try {
-        const auto* fn = instance->cls->drop.as<FunctionObj>();
+        const Value& drop = instance->cls->drop;
+        const Value& first = drop.is(ObjType::Overloads) ? drop.as<OverloadSetObj>()->fns[0] : drop;
         ArgList args{nullptr, 0};
-        invoke(fn, &self, args, nullptr, fn->proto->loc);
+        call_function(drop, &self, args, nullptr, nullptr, first.as<FunctionObj>()->proto->loc);
     } catch (SplError& e) {
         ++drop_errors_;
         if (!e.trace.empty()) e.trace.pop_back(); // drop was not called from anywhere in the program

@@ -93,20 +93,29 @@ public:
     int run_tests(const std::vector<std::string>& spec_files);
 
     // ---- calls (calls.cpp)
-    Value call(const Value& callee, ArgList& args, SourceLoc loc, ast::ArgPlan* plan = nullptr);
+    // `plan` and `site` are the call site's caches (named arguments, overload choices), when it has them.
+    Value call(const Value& callee, ArgList& args, SourceLoc loc, ast::ArgPlan* plan = nullptr,
+               ast::OverloadSite* site = nullptr);
     Value call_with(const Value& callee, std::initializer_list<Value> args, SourceLoc loc);
     // An instance's (or user enum variant's) method by name; nil when absent.
     Value find_method(const Value& receiver, const std::string& name) const;
-    Value call_method(const Value& receiver, const Value& method, std::initializer_list<Value> args, SourceLoc loc);
+    // `method`: a function or an overload set, called with `receiver` as self.
+    Value call_method(const Value& receiver, const Value& method, std::initializer_list<Value> args, SourceLoc loc,
+                      ast::OverloadSite* site = nullptr);
+    // The operator protocol: calls `receiver.method(arg)` when the method
+    // accepts the argument (some overload matches, or the single function's
+    // declared types do) and returns true; false, calling nothing, when not.
+    bool try_call_method(const Value& receiver, const Value& method, const Value& arg, SourceLoc loc,
+                         ast::OverloadSite* site, Value& result);
 
     // ---- values (operators.cpp, format.cpp)
-    Value binary(ast::BinOp op, const Value& a, const Value& b, SourceLoc loc);
+    Value binary(ast::BinOp op, const Value& a, const Value& b, SourceLoc loc, ast::OverloadSite* site = nullptr);
     bool equal(const Value& a, const Value& b, SourceLoc loc);
     int compare(const Value& a, const Value& b, SourceLoc loc); // <0, 0, >0; error when unordered
     bool truthy(const Value& v, SourceLoc loc);
     // Calls `body(item)` for each element of an iterable; `false` stops early.
     void for_each(const Value& iterable, SourceLoc loc, const std::function<bool(Value)>& body);
-    Value index_value(const Value& obj, const Value& key, SourceLoc loc);
+    Value index_value(const Value& obj, const Value& key, SourceLoc loc, ast::OverloadSite* site = nullptr);
     Value cast(const Value& v, const std::string& type, SourceLoc loc);
     std::string display(const Value& v, SourceLoc loc); // str(x), print, interpolation
     std::string repr(const Value& v, SourceLoc loc);    // inside containers: text is quoted
@@ -176,7 +185,17 @@ private:
     bool match_pattern(const ast::Pattern& p, const Value& v);
 
     // calls.cpp
-    Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc);
+    // A function or an overload set (then the overload that accepts the call).
+    Value call_function(const Value& fn, const Value* self, ArgList& args, ast::ArgPlan* plan, ast::OverloadSite* site,
+                        SourceLoc loc) {
+        if (fn.is(ObjType::Function)) return invoke(fn.as<FunctionObj>(), self, args, plan, loc);
+        return call_overloads(*fn.as<OverloadSetObj>(), self, args, site, loc);
+    }
+    Value call_overloads(const OverloadSetObj& set, const Value* self, ArgList& args, ast::OverloadSite* site,
+                         SourceLoc loc);
+    // `types_checked`: overload resolution has matched the arguments' types already.
+    Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc,
+                 bool types_checked = false);
     Value construct(ClassObj* cls, ArgList& args, SourceLoc loc, ast::ArgPlan* plan);
     Value construct_variant(EnumObj* type, uint32_t index, ArgList& args, SourceLoc loc);
     void create_class(const ast::ClassDecl& d, ModuleObj& m);

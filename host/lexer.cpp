@@ -138,6 +138,9 @@ void Lexer::emit(std::vector<Token>& out, Tok kind, SourceLoc loc, size_t begin)
 
 std::vector<Token> Lexer::tokenize() {
     std::vector<Token> out;
+    // About one token per 4 bytes of source (generated libraries run to
+    // hundreds of KB): reserving avoids copying the vector as it grows.
+    out.reserve((end_ - pos_) / 4 + 8);
     while (true) {
         if (layout_enabled_ && at_line_start_ && bracket_depth_ == 0) {
             layout(out);

@@ -27,6 +27,32 @@ struct FunctionObj : Obj {
     std::vector<Value> upvalues;  // CellObj values captured from enclosing functions
 };
 
+// Functions declared under one name in one scope — a module's top level, or
+// a class body with every `impl` block for the class — in declaration order.
+// A call runs the first one that accepts its arguments (overloads.h).
+struct OverloadSetObj : Obj {
+    explicit OverloadSetObj(std::string n) : Obj(ObjType::Overloads), name(std::move(n)) {}
+    const std::string name; // "max", "Tensor.add": for messages
+    std::vector<Value> fns; // FunctionObj
+};
+
+// Declares `fn` under the name whose value `slot` holds: the first
+// declaration is stored as it is (a name declared once stays a plain
+// function); the second turns the slot into an overload set.
+inline void add_overload(Value& slot, Value fn, const std::string& qualified_name) {
+    if (slot.is_nil()) {
+        slot = std::move(fn);
+        return;
+    }
+    if (!slot.is(ObjType::Overloads)) {
+        auto* set = new OverloadSetObj(qualified_name);
+        Value v(set);
+        set->fns.push_back(slot);
+        slot = std::move(v);
+    }
+    slot.as<OverloadSetObj>()->fns.push_back(std::move(fn));
+}
+
 // `obj.method` taken as a value.
 struct BoundMethodObj : Obj {
     BoundMethodObj(Value s, Value m) : Obj(ObjType::BoundMethod), self(std::move(s)), method(std::move(m)) {}
@@ -76,12 +102,15 @@ struct ClassObj : Obj {
         auto it = field_slots.find(field);
         return it == field_slots.end() ? -1 : it->second;
     }
+    // A name declared again (in the body or an `impl` block) adds an overload.
     void add_method(const std::string& n, Value fn, bool is_static) {
-        (is_static ? statics : methods)[n] = std::move(fn);
-        if (n == "drop" && !is_static) drop = methods[n];
+        Value& slot = (is_static ? statics : methods)[n];
+        if (!slot.is_nil()) ++epoch; // call sites that cached the old entry look it up again
+        add_overload(slot, std::move(fn), name + "." + n);
         if (is_static) return;
+        if (n == "drop") drop = slot;
         for (size_t i = 0; i < static_cast<size_t>(Op::Count); ++i)
-            if (n == op_method_name(static_cast<Op>(i))) ops[i] = methods[n];
+            if (n == op_method_name(static_cast<Op>(i))) ops[i] = slot;
     }
     const Value& op(Op o) const { return ops[static_cast<size_t>(o)]; }
 
@@ -90,10 +119,11 @@ struct ClassObj : Obj {
     DropRunner* dropper;
     std::vector<std::string> field_names;
     std::unordered_map<std::string, int> field_slots;
-    std::unordered_map<std::string, Value> methods; // FunctionObj, called with self
-    std::unordered_map<std::string, Value> statics; // FunctionObj, called without self
+    std::unordered_map<std::string, Value> methods; // FunctionObj or OverloadSetObj, called with self
+    std::unordered_map<std::string, Value> statics; // FunctionObj or OverloadSetObj, called without self
     Value drop;        // the `drop` method, nil when the class has none
     Value ops[static_cast<size_t>(Op::Count)]; // operator methods, nil when absent
+    uint32_t epoch = 0; // bumped when an existing method name gets another overload
     int64_t live = 0;  // instances alive now
 };
 
@@ -130,9 +160,12 @@ struct EnumObj : Obj {
     }
     const std::string name;
     std::vector<VariantInfo> variants;
+    void add_method(const std::string& n, Value fn, bool is_static) {
+        add_overload((is_static ? statics : methods)[n], std::move(fn), name + "." + n);
+    }
     std::vector<Value> unit_values;  // the shared value of each payload-less variant (nil otherwise)
     std::vector<Value> constructors; // VariantCtorObj of each variant with a payload
-    std::unordered_map<std::string, Value> methods;
+    std::unordered_map<std::string, Value> methods; // FunctionObj or OverloadSetObj
     std::unordered_map<std::string, Value> statics;
 };
 
@@ -188,7 +221,7 @@ struct ModuleObj : Obj {
             const Value& v = globals[i];
             bool is_code = v.is(ObjType::Function) || v.is(ObjType::Class) || v.is(ObjType::Enum) ||
                            v.is(ObjType::Extern) || v.is(ObjType::Builtin) || v.is(ObjType::Module) ||
-                           v.is(ObjType::VariantCtor);
+                           v.is(ObjType::VariantCtor) || v.is(ObjType::Overloads);
             if (code || !is_code) globals[i].reset();
         }
     }

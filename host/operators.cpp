@@ -1,10 +1,11 @@
 // operators.cpp — arithmetic, comparisons, operator methods, casts, indexing.
 //
 // Operator methods: for `a OP b` the interpreter calls `a.<op>(b)` when `a`
-// is an object whose class defines it; otherwise `b.r<op>(a)` when `b` is an
-// object that defines the reflected method (radd, rsub, rmul, rdiv, rmod,
-// rpow, rmatmul). Comparisons reflect by mirroring: `1 < t` is `t.gt(1)`,
-// `1 == t` is `t.eq(1)`.
+// is an object whose class defines it and the method accepts `b` (an
+// overload matches, or its declared types do); otherwise `b.r<op>(a)` when
+// `b` is an object that defines the reflected method (radd, rsub, rmul, rdiv,
+// rmod, rpow, rmatmul) and it accepts `a`. Comparisons reflect by mirroring:
+// `1 < t` is `t.gt(1)`, `1 == t` is `t.eq(1)`.
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -102,24 +103,37 @@ bool Interpreter::truthy(const Value& v, SourceLoc loc) {
     runtime_error(loc, "a condition must be a bool, found " + type_name(v) + " (compare it explicitly)");
 }
 
-Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc loc) {
-    // Objects first: their operator methods decide.
+Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc loc, ast::OverloadSite* site) {
+    // Objects first: their operator methods decide. A method that does not
+    // accept the other operand (no overload matches, or a declared type
+    // refuses it) passes to the next candidate; when none accepts, the left
+    // operand's refusal is reported.
     if (a.is_obj() || b.is_obj()) {
-        if (const Value* m = class_op(a, forward_op(op))) return call_method(a, *m, {b}, loc);
-        if (op == BinOp::Ne) {
+        const Value* refused = nullptr; // the method of `a` that did not accept b
+        Value r;
+        const Value* forward = class_op(a, forward_op(op));
+        if (forward) {
+            if (try_call_method(a, *forward, b, loc, site, r)) return r;
+            refused = forward;
+        } else if (op == BinOp::Ne) {
             if (const Value* m = class_op(a, Op::Eq)) {
-                Value r = call_method(a, *m, {b}, loc);
-                if (r.is_bool()) return Value::boolean(!r.as_bool());
-                runtime_error(loc, "`!=` needs a `ne` method: `eq` of " + type_name(a) + " returned " + type_name(r));
+                if (try_call_method(a, *m, b, loc, site, r)) {
+                    if (r.is_bool()) return Value::boolean(!r.as_bool());
+                    runtime_error(loc, "`!=` needs a `ne` method: `eq` of " + type_name(a) + " returned " + type_name(r));
+                }
+                refused = m;
             }
         }
-        if (const Value* m = class_op(b, reflected_op(op))) return call_method(b, *m, {a}, loc);
-        if (op == BinOp::Ne) {
-            if (const Value* m = class_op(b, Op::Eq)) {
-                Value r = call_method(b, *m, {a}, loc);
-                if (r.is_bool()) return Value::boolean(!r.as_bool());
-            }
+        if (const Value* m = class_op(b, reflected_op(op)))
+            if (try_call_method(b, *m, a, loc, site, r)) return r;
+        if (op == BinOp::Ne && !class_op(b, Op::Ne)) {
+            if (const Value* m = class_op(b, Op::Eq))
+                if (try_call_method(b, *m, a, loc, site, r) && r.is_bool()) return Value::boolean(!r.as_bool());
         }
+        // `==` and `!=` that no `eq`/`ne` accepts compare as built-in values
+        // (class instances by identity), as Python does after NotImplemented.
+        if (refused && op != BinOp::Eq && op != BinOp::Ne)
+            return call_method(a, *refused, {b}, loc, site); // raises: no overload / argument type
     }
     switch (op) {
     case BinOp::Eq: return Value::boolean(equal(a, b, loc));
@@ -221,8 +235,8 @@ bool Interpreter::equal(const Value& a, const Value& b, SourceLoc loc) {
         if (b.is(ObjType::Instance) || a.is(ObjType::Instance)) {
             const Value& obj = a.is_obj() ? a : b;
             const Value& other = a.is_obj() ? b : a;
-            if (const Value* m = class_op(obj, Op::Eq)) {
-                Value r = call_method(obj, *m, {other}, loc);
+            Value r;
+            if (const Value* m = class_op(obj, Op::Eq); m && try_call_method(obj, *m, other, loc, nullptr, r)) {
                 if (r.is_bool()) return r.as_bool();
                 runtime_error(loc, "`eq` of " + type_name(obj) + " returned " + type_name(r) + ", not a bool");
             }
@@ -231,8 +245,8 @@ bool Interpreter::equal(const Value& a, const Value& b, SourceLoc loc) {
         return values_equal_builtin(a, b);
     }
     if (a.obj() == b.obj()) return true;
-    if (const Value* m = class_op(a, Op::Eq)) {
-        Value r = call_method(a, *m, {b}, loc);
+    Value r;
+    if (const Value* m = class_op(a, Op::Eq); m && try_call_method(a, *m, b, loc, nullptr, r)) {
         if (r.is_bool()) return r.as_bool();
         runtime_error(loc, "`eq` of " + type_name(a) + " returned " + type_name(r) + ", not a bool");
     }
@@ -396,9 +410,9 @@ std::vector<size_t> slice_positions(Interpreter& in, const SliceObj& s, int64_t 
 
 } // namespace
 
-Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc) {
+Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc, ast::OverloadSite* site) {
     if (obj.is(ObjType::Instance)) {
-        if (const Value* m = class_op(obj, Op::GetItem)) return call_method(obj, *m, {key}, loc);
+        if (const Value* m = class_op(obj, Op::GetItem)) return call_method(obj, *m, {key}, loc, site);
         runtime_error(loc, obj.as<InstanceObj>()->cls->name + " does not support indexing (define `get_item`)");
     }
     if (obj.is(ObjType::Dict)) {

@@ -1,6 +1,7 @@
 #include "resolver.h"
 
 #include <deque>
+#include <memory>
 #include <unordered_set>
 
 #include "builtins.h"
@@ -34,7 +35,7 @@ struct FnState {
     bool module_level = false;
 };
 
-class Resolver {
+class Resolver final : TypeLookup {
 public:
     explicit Resolver(ModuleObj& m) : m_(m) {}
     void run();
@@ -74,6 +75,10 @@ private:
     int find_upvalue(FnState* f, const std::string& name, LocalVar** var);
     bool at_module_top() const { return fn_->module_level && fn_->scopes.size() == 1; }
 
+    // ---- declared types
+    const Value* find(const std::string& name) const override; // TypeLookup: a class or enum's global slot
+    std::shared_ptr<const TypeSpec> param_spec(const std::string& type);
+
     // ---- functions
     void resolve_function(FnProto& p, FnState* parent, const std::string& qualified);
     void resolve_detached(Expr& e, uint32_t& nslots); // field/extern defaults
@@ -98,6 +103,8 @@ private:
     std::string class_name_; // what `Self` means here
     std::unordered_set<std::string> mutable_globals_;
     std::unordered_set<std::string> assignable_globals_; // top-level val/var (val only at their declaration)
+    std::unordered_set<std::string> fn_names_; // names of top-level `fn`s: declaring one again adds an overload
+    std::unordered_map<std::string, std::shared_ptr<const TypeSpec>> specs_; // compiled types, by text
 };
 
 void Resolver::define_global(const std::string& name, SourceLoc loc, bool is_mutable, bool own) {
@@ -146,7 +153,12 @@ void Resolver::collect_globals() {
                 for (auto& b : u.bindings) import_binding(u, b, false);
             break;
         }
-        case StmtKind::Fn: define_global(static_cast<FnDecl&>(s).proto->name, s.loc, false, true); break;
+        case StmtKind::Fn: {
+            // Functions of one name form an overload set (in one slot).
+            const std::string& name = static_cast<FnDecl&>(s).proto->name;
+            if (fn_names_.insert(name).second) define_global(name, s.loc, false, true);
+            break;
+        }
         case StmtKind::Class: define_global(static_cast<ClassDecl&>(s).name, s.loc, false, true); break;
         case StmtKind::Enum: define_global(static_cast<EnumDecl&>(s).name, s.loc, false, true); break;
         case StmtKind::Extern: define_global(static_cast<ExternDecl&>(s).name, s.loc, false, true); break;
@@ -271,7 +283,31 @@ void Resolver::resolve_name(Name& n) {
     fail(n.loc, "undefined name `" + n.name + "`");
 }
 
+const Value* Resolver::find(const std::string& name) const {
+    int g = m_.find_global(name == "Self" ? class_name_ : name);
+    return g < 0 ? nullptr : &m_.globals[static_cast<size_t>(g)];
+}
+
+// Types repeat (`Tensor` thousands of times in a generated library): each
+// text is compiled once per module. `Self` depends on the class, so it is not shared.
+std::shared_ptr<const TypeSpec> Resolver::param_spec(const std::string& type) {
+    if (type.empty()) return untyped_spec();
+    const bool shared = type.find("Self") == std::string::npos;
+    if (shared) {
+        auto it = specs_.find(type);
+        if (it != specs_.end()) return it->second;
+    }
+    auto spec = std::make_shared<const TypeSpec>(compile_type(type, *this));
+    if (shared) specs_.emplace(type, spec);
+    return spec;
+}
+
 void Resolver::resolve_function(FnProto& p, FnState* parent, const std::string& qualified) {
+    for (Param& param : p.params) {
+        param.spec = param_spec(param.type);
+        param.wraps_number = param.spec->wraps_number();
+        p.checks_args |= !param.spec->trivial_for_single();
+    }
     FnState st;
     st.parent = parent;
     st.proto = &p;

@@ -18,7 +18,7 @@ const std::string& text_arg(Interpreter& in, ArgList& args, int i, const char* f
 }
 
 void check_callable(Interpreter& in, const Value& v, const char* fn, SourceLoc loc) {
-    if (!v.is(ObjType::Function) && !v.is(ObjType::BoundMethod) && !v.is(ObjType::Builtin))
+    if (!v.is(ObjType::Function) && !v.is(ObjType::BoundMethod) && !v.is(ObjType::Builtin) && !v.is(ObjType::Overloads))
         runtime_error(loc, std::string("`") + fn + "` expects a block or a lambda, found " + in.type_name(v));
 }
 

@@ -19,7 +19,7 @@ namespace spl {
 enum class ObjType : uint8_t {
     Str, Array, Tuple, Dict, Range, Slice, Cell,
     Instance, Variant, Function, BoundMethod, Builtin, Extern,
-    Class, Enum, VariantCtor, Module, Expectation,
+    Class, Enum, VariantCtor, Module, Expectation, Overloads,
 };
 
 class Obj {

@@ -44,9 +44,9 @@ const std::vector<ArgBinding> kArguments = {
     {"bool[N]",      "SplBoolArray", "[bool]",  "bool_list", "spl::bool_array<{N}>({v}, {n})", "[bool]", "{v}"},
     {"str",          "const char*",  "text",    "text",      "spl::text({v}, {n})", "text", "{v}"},
     {"str?",         "const char*",  "text?",   "text",      "spl::opt_text({v})", "text?", "{v}"},
-    {"Scalar",       "SplValue",     "any",     "value",     "spl::scalar({v}, {n})", "any", "{v}"},
-    {"Scalar?",      "SplValue",     "any?",    "value",     "spl::opt_scalar({v}, {n})", "any?", "{v}"},
-    {"Scalar[]",     "SplArray",     "[any]",   "array",     "spl::scalar_list({v}, {n})", "[any]", "{v}"},
+    {"Scalar",       "SplValue",     "any",     "value",     "spl::scalar({v}, {n})", "Scalar", "{v}"},
+    {"Scalar?",      "SplValue",     "any?",    "value",     "spl::opt_scalar({v}, {n})", "Scalar?", "{v}"},
+    {"Scalar[]",     "SplArray",     "[any]",   "array",     "spl::scalar_list({v}, {n})", "[Scalar]", "{v}"},
     {"ScalarType",   "const char*",  "text",    "text",      "spl::dtype({v}, {n})", "text", "{v}"},
     {"ScalarType?",  "const char*",  "text?",   "text",      "spl::opt_dtype({v}, {n})", "text?", "{v}"},
     {"Layout",       "const char*",  "text",    "text",      "spl::layout({v}, {n})", "text", "{v}"},
@@ -63,7 +63,7 @@ const std::vector<ArgBinding> kArguments = {
 
 // key          C return     Simple   ATen -> typed ABI                 ATen -> boxed    lib.torch type, extern -> lib.torch
 const std::vector<ReturnBinding> kReturns = {
-    {"Tensor",     "int64_t",     "i64",   "spl::new_handle({r})",       "spl::v_i64(spl::new_handle({r}))", "Tensor", "Tensor.wrap({r})"},
+    {"Tensor",     "int64_t",     "i64",   "spl::new_handle({r})",       "spl::v_i64(spl::new_handle({r}))", "Tensor", "Tensor(h: {r})"},
     {"Tensor[]",   "SplValue",    "[i64]", "spl::tensor_list_value({r})", "spl::tensor_list_value({r})", "[Tensor]", "Tensor.wrap_all({r})"},
     {"int[]",      "SplValue",    "[i64]", "spl::int_list_value({r})",    "spl::int_list_value({r})", "[i64]", "{r}"},
     {"int",        "int64_t",     "i64",   "{r}",                        "spl::v_i64({r})", "i64", "{r}"},
@@ -71,7 +71,7 @@ const std::vector<ReturnBinding> kReturns = {
     {"float",      "double",      "f64",   "{r}",                        "spl::v_f64({r})", "f64", "{r}"},
     {"bool",       "bool",        "bool",  "{r}",                        "spl::v_bool({r})", "bool", "{r}"},
     {"SymBool",    "bool",        "bool",  "spl::sym_bool_value({r})",   "spl::v_bool(spl::sym_bool_value({r}))", "bool", "{r}"},
-    {"Scalar",     "SplValue",    "any",   "spl::scalar_value({r})",     "spl::scalar_value({r})", "any", "{r}"},
+    {"Scalar",     "SplValue",    "any",   "spl::scalar_value({r})",     "spl::scalar_value({r})", "Scalar", "{r}"},
     {"ScalarType", "const char*", "text",  "spl::dtype_value({r})",      "spl::v_text(spl::dtype_value({r}))", "text", "{r}"},
     {"QScheme",    "const char*", "text",  "spl::qscheme_value({r})",    "spl::v_text(spl::qscheme_value({r}))", "text", "{r}"},
 };
