@@ -17,6 +17,11 @@ if [ -f build-1.13/build.ninja ]; then
   meson test -C build-1.13 --print-errorlogs --num-processes 2 plugin "cuda linkage" header_frontend gpu || status=1
   if [ -f build-1.13/meson-logs/testlog.json ]; then logs+=(build-1.13/meson-logs/testlog.json); else broken=1; fi
 fi
+# The figures the suites measure, from their logs: coverage, generation and
+# header-scan times, front-end agreement, operators exercised.
+echo "== measured"
+grep -h -o -E "coverage: .*|generation wall time: .*|header scan: .*|[0-9]+ operators scanned in .*|distinct operator entry points .*" \
+  build/meson-logs/testlog.txt build-1.13/meson-logs/testlog.txt 2>/dev/null | sort -u || true
 python3 - "$broken" "${logs[@]}" <<'PY'
 import json, sys
 passed = skipped = 0
