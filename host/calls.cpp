@@ -124,7 +124,6 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
 
         // Arguments into parameter slots; remember which were given.
         uint64_t given_mask = 0; // parameters beyond 64 are never named-only in practice
-        std::vector<int16_t> scratch;
         if (!args.has_names()) {
             if (static_cast<size_t>(args.count) > nparams)
                 runtime_error(loc, "`" + p.qualified_name + "` takes " + std::to_string(nparams) + " argument" +
@@ -132,6 +131,7 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
                                        " were given" + signature_note(p));
             for (int i = 0; i < args.count; ++i) slots[base + i] = std::move(args.values[i]);
         } else {
+            std::vector<int16_t> scratch;
             const std::vector<int16_t>* target = nullptr;
             try {
                 target = &arg_targets(
@@ -183,7 +183,7 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
 
 Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPlan* plan) {
     const size_t nfields = cls->field_names.size();
-    auto* inst = new InstanceObj(cls);
+    auto* inst = InstanceObj::create(cls);
     Value self(inst);
     uint64_t given_mask = 0;
     std::vector<bool> given_big(nfields > 64 ? nfields : 0, false); // classes with more than 64 fields

@@ -170,22 +170,37 @@ Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgP
         heap_argv.resize(nparams);
         argv = heap_argv.data();
     }
-    // Which parameter each argument fills.
-    const Value* by_param_inline[kInline] = {};
-    std::vector<const Value*> by_param_heap;
-    const Value** by_param = by_param_inline;
-    if (nparams > kInline) {
-        by_param_heap.assign(nparams, nullptr);
-        by_param = by_param_heap.data();
-    }
+    Boxer boxer(in, ex, loc);
+    // Boxes parameter p from `v`, or from the declaration's default when no argument fills it.
+    auto box_param = [&](size_t p, const Value* v) {
+        if (!v) {
+            if (!ex.has_default[p])
+                runtime_error(loc, "missing argument `" + d.params[p].name + "` in the call of `" + d.name + "`");
+            v = &ex.defaults[p];
+        }
+        const Conv& c = ex.params[p];
+        argv[p] = boxer.box(*v, c.kind, c.elem, c.optional, Where{p});
+    };
+    // The plugin needs at least its required parameters.
+    const size_t nrequired = static_cast<size_t>(ex.fn->nrequired);
     size_t nargs = 0;
     if (!args.has_names()) {
+        // Positional: argument i fills parameter i, defaults fill the rest.
         if (static_cast<size_t>(args.count) > nparams)
             runtime_error(loc, "`" + d.name + "` takes " + std::to_string(nparams) + " arguments but " +
                                    std::to_string(args.count) + " were given");
-        for (int i = 0; i < args.count; ++i) by_param[i] = &args.values[i];
-        nargs = static_cast<size_t>(args.count);
+        nargs = std::max(static_cast<size_t>(args.count), nrequired);
+        for (size_t p = 0; p < nargs; ++p)
+            box_param(p, p < static_cast<size_t>(args.count) ? &args.values[p] : nullptr);
     } else {
+        // Which parameter each argument fills.
+        const Value* by_param_inline[kInline] = {};
+        std::vector<const Value*> by_param_heap;
+        const Value** by_param = by_param_inline;
+        if (nparams > kInline) {
+            by_param_heap.assign(nparams, nullptr);
+            by_param = by_param_heap.data();
+        }
         std::vector<int16_t> scratch;
         const auto& target = arg_targets(
             &ex, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return d.params[i].name; }, loc,
@@ -195,20 +210,8 @@ Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgP
             by_param[p] = &args.values[i];
             nargs = std::max(nargs, p + 1);
         }
-    }
-    // The plugin needs at least its required parameters.
-    nargs = std::max(nargs, static_cast<size_t>(ex.fn->nrequired));
-
-    Boxer boxer(in, ex, loc);
-    for (size_t p = 0; p < nargs; ++p) {
-        const Value* v = by_param[p];
-        if (!v) {
-            if (!ex.has_default[p])
-                runtime_error(loc, "missing argument `" + d.params[p].name + "` in the call of `" + d.name + "`");
-            v = &ex.defaults[p];
-        }
-        const Conv& c = ex.params[p];
-        argv[p] = boxer.box(*v, c.kind, c.elem, c.optional, Where{p});
+        nargs = std::max(nargs, nrequired);
+        for (size_t p = 0; p < nargs; ++p) box_param(p, by_param[p]);
     }
 
     SplValue result{};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -127,9 +128,36 @@ struct ClassObj : Obj {
     int64_t live = 0;  // instances alive now
 };
 
-struct InstanceObj : Obj {
-    explicit InstanceObj(ClassObj* c) : Obj(ObjType::Instance), cls(c), fields(c->field_names.size()) { ++c->live; }
-    ~InstanceObj() override { --cls->live; }
+// The fields of an instance: a fixed-size array stored right after the
+// InstanceObj itself, so that creating an instance is one allocation.
+class FieldArray {
+public:
+    FieldArray(Value* data, size_t n) : data_(data), n_(n) {}
+    Value& operator[](size_t i) { return data_[i]; }
+    const Value& operator[](size_t i) const { return data_[i]; }
+    size_t size() const { return n_; }
+    Value* begin() { return data_; }
+    Value* end() { return data_ + n_; }
+    const Value* begin() const { return data_; }
+    const Value* end() const { return data_ + n_; }
+
+private:
+    Value* data_;
+    size_t n_;
+};
+
+struct InstanceObj final : Obj {
+    // A new instance of `c` with every field nil (one allocation).
+    static InstanceObj* create(ClassObj* c) {
+        const size_t n = c->field_names.size();
+        void* mem = ::operator new(sizeof(InstanceObj) + n * sizeof(Value));
+        return new (mem) InstanceObj(c, n);
+    }
+    ~InstanceObj() override {
+        for (Value& f : fields) f.~Value(); // first to last, as a vector would
+        --cls->live;
+    }
+    static void operator delete(void* p) { ::operator delete(p); }
     // The last reference is gone: run `drop` first (once), then free.
     void release() override {
         if (dropped || cls->drop.is_nil()) {
@@ -140,9 +168,17 @@ struct InstanceObj : Obj {
         cls->dropper->run_drop(this); // holds a reference; when it ends, release() runs again
     }
     ClassObj* cls; // classes live until the interpreter ends, after every instance
-    std::vector<Value> fields;
+    FieldArray fields;
     bool dropped = false;
+
+private:
+    InstanceObj(ClassObj* c, size_t n)
+        : Obj(ObjType::Instance), cls(c), fields(reinterpret_cast<Value*>(this + 1), n) {
+        for (Value& f : fields) new (&f) Value();
+        ++c->live;
+    }
 };
+static_assert(sizeof(InstanceObj) % alignof(Value) == 0, "fields follow the object, aligned");
 
 struct VariantInfo {
     std::string name;
