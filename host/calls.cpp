@@ -46,12 +46,18 @@ Value Interpreter::call(const Value& callee, ArgList& args, SourceLoc loc, ArgPl
     runtime_error(loc, "a value of type " + type_name(callee) + " cannot be called");
 }
 
-Value Interpreter::call_with(const Value& callee, std::initializer_list<Value> list, SourceLoc loc) {
-    ArgBuffer buf(list.size());
+// Copies host-supplied arguments into `buf` (sized for them); shared by
+// call_with and call_method, which take their arguments the same way.
+static ArgList pack_args(std::initializer_list<Value> list, ArgBuffer& buf) {
     Value* argv = buf.data();
     size_t i = 0;
     for (const Value& v : list) argv[i++] = v;
-    ArgList args{argv, static_cast<int>(list.size())};
+    return ArgList{argv, static_cast<int>(list.size())};
+}
+
+Value Interpreter::call_with(const Value& callee, std::initializer_list<Value> list, SourceLoc loc) {
+    ArgBuffer buf(list.size());
+    ArgList args = pack_args(list, buf);
     return call(callee, args, loc);
 }
 
@@ -67,10 +73,7 @@ Value Interpreter::find_method(const Value& receiver, const std::string& name) c
 Value Interpreter::call_method(const Value& receiver, const Value& method, std::initializer_list<Value> list,
                                SourceLoc loc, OverloadSite* site) {
     ArgBuffer buf(list.size());
-    Value* argv = buf.data();
-    size_t i = 0;
-    for (const Value& v : list) argv[i++] = v;
-    ArgList args{argv, static_cast<int>(list.size())};
+    ArgList args = pack_args(list, buf);
     return call_function(method, &receiver, args, nullptr, site, loc);
 }
 

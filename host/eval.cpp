@@ -166,23 +166,27 @@ Value Interpreter::eval_name(const Name& n) {
     runtime_error(n.loc, "internal error: unresolved name `" + n.name + "`");
 }
 
+// Evaluates a call site's arguments into `buf` (sized for them). Shared by
+// plain calls and method calls, whose argument lists are the same.
+ArgList Interpreter::eval_args(const std::vector<ExprPtr>& exprs, const std::vector<std::string>& names,
+                               ArgBuffer& buf) {
+    const size_t n = exprs.size();
+    Value* argv = buf.data();
+    for (size_t i = 0; i < n; ++i) argv[i] = eval(*exprs[i]);
+    return ArgList{argv, static_cast<int>(n), names.empty() ? nullptr : &names};
+}
+
 Value Interpreter::eval_call(const Call& c) {
     Value callee = eval(*c.callee);
-    const size_t n = c.args.size();
-    ArgBuffer buf(n);
-    Value* argv = buf.data();
-    for (size_t i = 0; i < n; ++i) argv[i] = eval(*c.args[i]);
-    ArgList args{argv, static_cast<int>(n), c.arg_names.empty() ? nullptr : &c.arg_names};
+    ArgBuffer buf(c.args.size());
+    ArgList args = eval_args(c.args, c.arg_names, buf);
     return call(callee, args, c.loc, &c.plan, &c.overloads);
 }
 
 Value Interpreter::eval_method_call(const MethodCall& m) {
     Value obj = eval(*m.object);
-    const size_t n = m.args.size();
-    ArgBuffer buf(n);
-    Value* argv = buf.data();
-    for (size_t i = 0; i < n; ++i) argv[i] = eval(*m.args[i]);
-    ArgList args{argv, static_cast<int>(n), m.arg_names.empty() ? nullptr : &m.arg_names};
+    ArgBuffer buf(m.args.size());
+    ArgList args = eval_args(m.args, m.arg_names, buf);
 
     if (obj.is(ObjType::Instance)) {
         ClassObj* cls = obj.as<InstanceObj>()->cls;
@@ -314,11 +318,17 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
 
 Value Interpreter::eval_index(const Index& x) {
     Value obj = eval(*x.object);
-    if (x.indices.size() == 1) return index_value(obj, eval(*x.indices[0]), x.loc, &x.overloads);
+    return index_value(obj, eval_index_key(x), x.loc, &x.overloads);
+}
+
+// The key of `obj[k]`, or a tuple for `obj[i, j]`. Shared by reading,
+// assigning and compound-assigning an index, which must agree on it.
+Value Interpreter::eval_index_key(const Index& x) {
+    if (x.indices.size() == 1) return eval(*x.indices[0]);
     std::vector<Value> keys;
     keys.reserve(x.indices.size());
     for (const auto& i : x.indices) keys.push_back(eval(*i));
-    return index_value(obj, make_tuple(std::move(keys)), x.loc, &x.overloads);
+    return make_tuple(std::move(keys));
 }
 
 Value Interpreter::eval_interp(const Interp& s) {

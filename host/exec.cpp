@@ -83,15 +83,20 @@ Status Interpreter::exec_if(const IfStmt& s) {
     return Status::Normal;
 }
 
+// One pass of a loop body: a `break` / `continue` thrown as a ControlSignal
+// becomes its status here (a `return` goes on up). Shared by `while` and `for`.
+Status Interpreter::exec_loop_body(const Block& body) {
+    try {
+        return exec_block(body);
+    } catch (const ControlSignal& sig) {
+        if (sig.status == Status::Return) throw;
+        return sig.status;
+    }
+}
+
 Status Interpreter::exec_while(const While& s) {
     while (truthy(eval(*s.cond), s.cond->loc)) {
-        Status st;
-        try {
-            st = exec_block(s.body);
-        } catch (const ControlSignal& sig) {
-            if (sig.status == Status::Return) throw;
-            st = sig.status;
-        }
+        Status st = exec_loop_body(s.body);
         if (st == Status::Break) break;
         if (st == Status::Return) return st;
     }
@@ -103,13 +108,7 @@ Status Interpreter::exec_for(const For& s) {
     Status result = Status::Normal;
     auto run_body = [&](Value item) {
         bind(*s.target, std::move(item));
-        Status st;
-        try {
-            st = exec_block(s.body);
-        } catch (const ControlSignal& sig) {
-            if (sig.status == Status::Return) throw;
-            st = sig.status;
-        }
+        Status st = exec_loop_body(s.body);
         if (st == Status::Break) return false;
         if (st == Status::Return) {
             result = st;
@@ -235,14 +234,7 @@ Status Interpreter::exec_assign(const Assign& a) {
     case ExprKind::Index: {
         const auto& x = static_cast<const Index&>(t);
         Value obj = eval(*x.object);
-        Value key;
-        if (x.indices.size() == 1) {
-            key = eval(*x.indices[0]);
-        } else {
-            std::vector<Value> keys;
-            for (const auto& i : x.indices) keys.push_back(eval(*i));
-            key = make_tuple(std::move(keys));
-        }
+        Value key = eval_index_key(x);
         Value next;
         {
             Value cur = index_value(obj, key, x.loc);
@@ -290,14 +282,7 @@ void Interpreter::assign_to(const Expr& target, Value v) {
     case ExprKind::Index: {
         const auto& x = static_cast<const Index&>(target);
         Value obj = eval(*x.object);
-        Value key;
-        if (x.indices.size() == 1) {
-            key = eval(*x.indices[0]);
-        } else {
-            std::vector<Value> keys;
-            for (const auto& i : x.indices) keys.push_back(eval(*i));
-            key = make_tuple(std::move(keys));
-        }
+        Value key = eval_index_key(x);
         set_index(obj, key, std::move(v), x.loc);
         return;
     }

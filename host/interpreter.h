@@ -154,8 +154,10 @@ private:
     Value eval_name(const ast::Name& n);
     Value eval_call(const ast::Call& c);
     Value eval_method_call(const ast::MethodCall& m);
+    ArgList eval_args(const std::vector<ast::ExprPtr>& exprs, const std::vector<std::string>& names, ArgBuffer& buf);
     Value eval_member(const ast::Member& m);
     Value eval_index(const ast::Index& x);
+    Value eval_index_key(const ast::Index& x);
     Value eval_interp(const ast::Interp& s);
     Value eval_lambda(const ast::Lambda& l);
     Value eval_if(const ast::IfExpr& e);
@@ -171,6 +173,7 @@ private:
     Status exec_block(const ast::Block& b);
     Status exec_if(const ast::IfStmt& s);
     Status exec_while(const ast::While& s);
+    Status exec_loop_body(const ast::Block& body);
     Status exec_for(const ast::For& s);
     Status exec_match(const ast::MatchStmt& s);
     Status exec_assign(const ast::Assign& s);

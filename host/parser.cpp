@@ -69,6 +69,8 @@ private:
     StmtPtr parse_fn_decl();
     std::unique_ptr<FnProto> parse_fn_proto(bool method_context);
     void parse_params(std::vector<Param>& params, bool allow_self);
+    bool skip_body_filler();
+    std::unique_ptr<FnProto> parse_method_member(bool allow_me);
     StmtPtr parse_class(bool is_struct);
     StmtPtr parse_enum();
     StmtPtr parse_impl();
@@ -468,6 +470,34 @@ StmtPtr Parser::parse_extern() {
     return s;
 }
 
+// A docstring or `pass` line in a class, enum or impl body: skipped. Shared
+// so the three bodies accept the same filler lines.
+bool Parser::skip_body_filler() {
+    if (!at(Tok::Str) && !at(Tok::RawStr) && !at(Tok::KwPass)) return false;
+    advance();
+    end_statement();
+    return true;
+}
+
+// `[static] fn name(...)` (or, when allow_me, `me name(...)`) in a class,
+// enum or impl body; null, consuming nothing, when no method starts here.
+// Shared so every body marks its methods static / method / me the same way.
+std::unique_ptr<FnProto> Parser::parse_method_member(bool allow_me) {
+    bool is_static = false;
+    if (at_ident("static") && peek().kind == Tok::KwFn) {
+        is_static = true;
+        advance();
+    }
+    bool is_me = allow_me && at_ident("me") && peek().kind == Tok::Ident;
+    if (is_me) advance();
+    else if (!accept(Tok::KwFn)) return nullptr;
+    auto m = parse_fn_proto(true);
+    m->is_static = is_static;
+    m->is_method = !is_static;
+    m->is_me = is_me;
+    return m;
+}
+
 StmtPtr Parser::parse_class(bool is_struct) {
     auto s = std::make_unique<ClassDecl>(cur().loc);
     s->is_struct = is_struct;
@@ -487,31 +517,9 @@ StmtPtr Parser::parse_class(bool is_struct) {
     expect(Tok::Indent, "an indented class body");
     while (!at(Tok::Dedent) && !at(Tok::Eof)) {
         if (accept(Tok::Newline)) continue;
-        if (at(Tok::Str) || at(Tok::RawStr) || at(Tok::KwPass)) { // docstring
-            advance();
-            end_statement();
-            continue;
-        }
+        if (skip_body_filler()) continue;
         if (at_ident("pub")) advance();
-        bool is_static = false, is_me = false;
-        if (at_ident("static") && peek().kind == Tok::KwFn) {
-            is_static = true;
-            advance();
-        }
-        if (at_ident("me") && peek().kind == Tok::Ident) {
-            is_me = true;
-            advance();
-            auto m = parse_fn_proto(true);
-            m->is_me = true;
-            m->is_method = true;
-            s->methods.push_back(std::move(m));
-            continue;
-        }
-        if (accept(Tok::KwFn)) {
-            auto m = parse_fn_proto(true);
-            m->is_static = is_static;
-            m->is_method = !is_static;
-            m->is_me = is_me;
+        if (auto m = parse_method_member(/*allow_me=*/true)) {
             s->methods.push_back(std::move(m));
             continue;
         }
@@ -570,20 +578,8 @@ StmtPtr Parser::parse_enum() {
     expect(Tok::Indent, "indented variants");
     while (!at(Tok::Dedent) && !at(Tok::Eof)) {
         if (accept(Tok::Newline)) continue;
-        if (at(Tok::Str) || at(Tok::RawStr) || at(Tok::KwPass)) {
-            advance();
-            end_statement();
-            continue;
-        }
-        bool is_static = false;
-        if (at_ident("static") && peek().kind == Tok::KwFn) {
-            is_static = true;
-            advance();
-        }
-        if (accept(Tok::KwFn)) {
-            auto m = parse_fn_proto(true);
-            m->is_static = is_static;
-            m->is_method = !is_static;
+        if (skip_body_filler()) continue;
+        if (auto m = parse_method_member(/*allow_me=*/false)) {
             s->methods.push_back(std::move(m));
             continue;
         }
@@ -610,27 +606,10 @@ StmtPtr Parser::parse_impl() {
     expect(Tok::Indent, "indented methods");
     while (!at(Tok::Dedent) && !at(Tok::Eof)) {
         if (accept(Tok::Newline)) continue;
-        if (at(Tok::Str) || at(Tok::RawStr) || at(Tok::KwPass)) {
-            advance();
-            end_statement();
-            continue;
-        }
+        if (skip_body_filler()) continue;
         if (at_ident("pub")) advance();
-        bool is_static = false, is_me = false;
-        if (at_ident("static") && peek().kind == Tok::KwFn) {
-            is_static = true;
-            advance();
-        }
-        if (at_ident("me") && peek().kind == Tok::Ident) {
-            is_me = true;
-        } else {
-            expect(Tok::KwFn, "`fn` in an impl block");
-        }
-        if (is_me) advance();
-        auto m = parse_fn_proto(true);
-        m->is_static = is_static;
-        m->is_method = !is_static;
-        m->is_me = is_me;
+        auto m = parse_method_member(/*allow_me=*/true);
+        if (!m) fail_expected("`fn` in an impl block");
         s->methods.push_back(std::move(m));
     }
     accept(Tok::Dedent);

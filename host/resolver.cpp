@@ -93,7 +93,8 @@ private:
     void resolve_assign_target(Expr& target);
     void declare_pattern(Pattern& p, bool is_mutable);
     void resolve_pattern(Pattern& p); // match patterns: binds become locals
-    void resolve_arms(std::vector<MatchArm>& arms);
+    void resolve_if(std::vector<ExprPtr>& conds, std::vector<Block>& blocks, std::unique_ptr<Block>& else_block);
+    void resolve_match(Expr& subject, std::vector<MatchArm>& arms);
     void resolve_class(ClassDecl& d);
     void resolve_methods(std::vector<std::unique_ptr<FnProto>>& methods, const std::string& owner);
 
@@ -419,7 +420,19 @@ void Resolver::resolve_pattern(Pattern& p) {
     }
 }
 
-void Resolver::resolve_arms(std::vector<MatchArm>& arms) {
+// `if` and `match` are both statements and expressions (IfStmt / IfExpr,
+// MatchStmt / MatchExpr hold the same parts); one resolver serves both forms.
+void Resolver::resolve_if(std::vector<ExprPtr>& conds, std::vector<Block>& blocks,
+                          std::unique_ptr<Block>& else_block) {
+    for (size_t i = 0; i < conds.size(); ++i) {
+        resolve_expr(*conds[i]);
+        resolve_block(blocks[i]);
+    }
+    if (else_block) resolve_block(*else_block);
+}
+
+void Resolver::resolve_match(Expr& subject, std::vector<MatchArm>& arms) {
+    resolve_expr(subject);
     for (auto& arm : arms) {
         open_block(arm.body);
         resolve_pattern(*arm.pattern);
@@ -498,11 +511,7 @@ void Resolver::resolve_stmt(Stmt& s) {
     }
     case StmtKind::If: {
         auto& x = static_cast<IfStmt&>(s);
-        for (size_t i = 0; i < x.conds.size(); ++i) {
-            resolve_expr(*x.conds[i]);
-            resolve_block(x.blocks[i]);
-        }
-        if (x.else_block) resolve_block(*x.else_block);
+        resolve_if(x.conds, x.blocks, x.else_block);
         break;
     }
     case StmtKind::While: {
@@ -536,8 +545,7 @@ void Resolver::resolve_stmt(Stmt& s) {
     }
     case StmtKind::Match: {
         auto& m = static_cast<MatchStmt&>(s);
-        resolve_expr(*m.subject);
-        resolve_arms(m.arms);
+        resolve_match(*m.subject, m.arms);
         break;
     }
     case StmtKind::Fn: {
@@ -643,17 +651,12 @@ void Resolver::resolve_expr(Expr& e) {
     }
     case ExprKind::If: {
         auto& x = static_cast<IfExpr&>(e);
-        for (size_t i = 0; i < x.conds.size(); ++i) {
-            resolve_expr(*x.conds[i]);
-            resolve_block(x.blocks[i]);
-        }
-        if (x.else_block) resolve_block(*x.else_block);
+        resolve_if(x.conds, x.blocks, x.else_block);
         break;
     }
     case ExprKind::Match: {
         auto& m = static_cast<MatchExpr&>(e);
-        resolve_expr(*m.subject);
-        resolve_arms(m.arms);
+        resolve_match(*m.subject, m.arms);
         break;
     }
     case ExprKind::Array:
