@@ -12,4 +12,14 @@ inline std::string substitute(std::string text, const std::string& token, const 
     return text;
 }
 
+// A value -> a double-quoted literal, valid in C++ and in Simple.
+inline std::string quoted(const std::string& value) {
+    std::string out = "\"";
+    for (char c : value) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
 } // namespace codegen::api

@@ -1,5 +1,7 @@
 #include "api/type_table.h"
 
+#include "api/text_template.h"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -106,15 +108,6 @@ std::string unquote(const std::string& s) {
     return value;
 }
 
-// A value -> a double-quoted literal, valid in C++ and in Simple.
-std::string quoted(const std::string& value) {
-    std::string out = "\"";
-    for (char c : value) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
 
 // Reduction names used as int defaults (at::Reduction::Reduction).
 std::string int_literal(const std::string& d) {

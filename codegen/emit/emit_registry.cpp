@@ -1,19 +1,12 @@
 #include "emit/emitters.h"
 
+#include "api/text_template.h"
+
 #include <sstream>
 
 namespace codegen::emit {
 namespace {
-
-std::string c_string(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
+const auto& c_string = api::quoted;
 } // namespace
 
 std::string simple_declaration(const api::OperatorBinding& b) {

@@ -11,7 +11,7 @@ namespace {
 
 // One table per enum: canonical name first, then the aliases PyTorch accepts
 // (torch.long is torch.int64, and so on).
-struct DtypeName { std::string_view name; c10::ScalarType type; };
+struct DtypeName { std::string_view name; c10::ScalarType value; };
 const DtypeName kDtypes[] = {
     {"float32", c10::ScalarType::Float},  {"float64", c10::ScalarType::Double},
     {"float16", c10::ScalarType::Half},   {"bfloat16", c10::ScalarType::BFloat16},
@@ -45,56 +45,55 @@ template <class Table>
     throw SplError(message);
 }
 
-struct LayoutName { std::string_view name; c10::Layout layout; };
+struct LayoutName { std::string_view name; c10::Layout value; };
 constexpr std::array<LayoutName, 7> kLayouts{{
     {"strided", c10::kStrided}, {"sparse_coo", c10::kSparse}, {"sparse_csr", c10::kSparseCsr},
     {"sparse_csc", c10::kSparseCsc}, {"sparse_bsr", c10::kSparseBsr}, {"sparse_bsc", c10::kSparseBsc},
     {"mkldnn", c10::kMkldnn},
 }};
 
-struct FormatName { std::string_view name; c10::MemoryFormat format; };
+struct FormatName { std::string_view name; c10::MemoryFormat value; };
 constexpr std::array<FormatName, 4> kFormats{{
     {"contiguous_format", c10::MemoryFormat::Contiguous}, {"preserve_format", c10::MemoryFormat::Preserve},
     {"channels_last", c10::MemoryFormat::ChannelsLast}, {"channels_last_3d", c10::MemoryFormat::ChannelsLast3d},
 }};
 
+// The value named `name` in a table of {name, value} rows, or an error
+// listing the first `canonical` names.
+template <class Table>
+auto parse_name(const char* kind, std::string_view name, const Table& table, size_t canonical) {
+    for (const auto& entry : table)
+        if (entry.name == name) return entry.value;
+    unknown(kind, name, table, canonical);
+}
+
+// The first (canonical) name of `value` in a table, or "unknown".
+template <class Table, class Value>
+const char* name_of(const Table& table, Value value) {
+    for (const auto& entry : table)
+        if (entry.value == value) return entry.name.data();
+    return "unknown";
+}
+
 } // namespace
 
-c10::ScalarType parse_dtype(std::string_view name) {
-    for (const auto& entry : kDtypes)
-        if (entry.name == name) return entry.type;
-    unknown("dtype", name, kDtypes, kCanonicalDtypes);
-}
+c10::ScalarType parse_dtype(std::string_view name) { return parse_name("dtype", name, kDtypes, kCanonicalDtypes); }
 
 const char* dtype_name(c10::ScalarType type) {
-    for (size_t i = 0; i < kCanonicalDtypes; ++i)
-        if (kDtypes[i].type == type) return kDtypes[i].name.data();
-    return c10::toString(type);
+    // Canonical names come first in kDtypes, so the first match is the one to show.
+    const char* name = name_of(kDtypes, type);
+    return std::string_view(name) == "unknown" ? c10::toString(type) : name;
 }
 
-c10::Layout parse_layout(std::string_view name) {
-    for (const auto& entry : kLayouts)
-        if (entry.name == name) return entry.layout;
-    unknown("layout", name, kLayouts, kLayouts.size());
-}
+c10::Layout parse_layout(std::string_view name) { return parse_name("layout", name, kLayouts, kLayouts.size()); }
 
-const char* layout_name(c10::Layout layout) {
-    for (const auto& entry : kLayouts)
-        if (entry.layout == layout) return entry.name.data();
-    return "unknown";
-}
+const char* layout_name(c10::Layout layout) { return name_of(kLayouts, layout); }
 
 c10::MemoryFormat parse_memory_format(std::string_view name) {
-    for (const auto& entry : kFormats)
-        if (entry.name == name) return entry.format;
-    unknown("memory format", name, kFormats, kFormats.size());
+    return parse_name("memory format", name, kFormats, kFormats.size());
 }
 
-const char* memory_format_name(c10::MemoryFormat format) {
-    for (const auto& entry : kFormats)
-        if (entry.format == format) return entry.name.data();
-    return "unknown";
-}
+const char* memory_format_name(c10::MemoryFormat format) { return name_of(kFormats, format); }
 
 const char* qscheme_name(c10::QScheme scheme) {
     switch (scheme) {
