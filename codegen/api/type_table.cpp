@@ -163,7 +163,6 @@ DefaultBinding bind_default(const Argument& arg, const std::string& array_name) 
     const std::string& d = *arg.default_value;
     const ArgBinding binding = *bind_argument(arg.type, nullptr);
     const std::string& c = binding.c_type;
-    DefaultBinding out;
 
     if (d == "None") {
         if (binding.key == "Tensor?") return {"int64_t(0)", "", "0"};
@@ -205,10 +204,8 @@ DefaultBinding bind_default(const Argument& arg, const std::string& array_name) 
     else throw std::runtime_error("argument " + arg.name + ": cannot express default '" + d + "' of type " +
                                   arg.type.str());
     if (items.empty()) return {c + "{nullptr, 0}", "", "[]"};
-    out.cpp_array_decl = "static const " + elem_c + " " + array_name + "[] = {" + cpp_items + "};";
-    out.cpp = c + "{" + array_name + ", " + std::to_string(items.size()) + "}";
-    out.simple = "[" + simple_items + "]";
-    return out;
+    return {c + "{" + array_name + ", " + std::to_string(items.size()) + "}",
+            "static const " + elem_c + " " + array_name + "[] = {" + cpp_items + "};", "[" + simple_items + "]"};
 }
 
 const std::vector<ArgBinding>& argument_table() { return kArguments; }

@@ -50,7 +50,6 @@ struct DefaultBinding {
 DefaultBinding bind_default(const Argument& arg, const std::string& array_name);
 
 // All rows, in table order, for documentation and tests.
-struct TableRow { std::string key; ArgBinding arg; };
 const std::vector<ArgBinding>& argument_table();
 const std::vector<ReturnBinding>& return_table();
 

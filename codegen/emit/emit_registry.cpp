@@ -5,9 +5,8 @@
 #include <sstream>
 
 namespace codegen::emit {
-namespace {
-const auto& c_string = api::quoted;
-} // namespace
+
+using api::quoted;
 
 std::string simple_declaration(const api::OperatorBinding& b) {
     std::string out = "extern fn " + b.entry_point + "(";
@@ -35,8 +34,8 @@ OutputFile emit_registry(const api::BoundSet& set) {
         out << "const SplParam kParams" << i << "[] = {";
         for (size_t k = 0; k < b.params.size(); ++k) {
             const auto& p = b.params[k];
-            out << (k ? ", " : "") << "{" << c_string(p.simple_name) << ", " << c_string(p.type.simple_type) << ", "
-                << (p.default_value ? c_string(p.default_value->simple) : "nullptr") << "}";
+            out << (k ? ", " : "") << "{" << quoted(p.simple_name) << ", " << quoted(p.type.simple_type) << ", "
+                << (p.default_value ? quoted(p.default_value->simple) : "nullptr") << "}";
         }
         out << "};\n";
     }
@@ -44,14 +43,14 @@ OutputFile emit_registry(const api::BoundSet& set) {
     out << "extern const SplFunction spl_torch_generated_functions[] = {\n";
     for (size_t i = 0; i < set.bound.size(); ++i) {
         const auto& b = set.bound[i];
-        out << "    {" << c_string(b.entry_point) << ", " << c_string(simple_declaration(b)) << ", "
-            << c_string(b.result.simple_type) << ", " << (b.params.empty() ? "nullptr" : "kParams" + std::to_string(i))
+        out << "    {" << quoted(b.entry_point) << ", " << quoted(simple_declaration(b)) << ", "
+            << quoted(b.result.simple_type) << ", " << (b.params.empty() ? "nullptr" : "kParams" + std::to_string(i))
             << ", " << b.params.size() << ", " << b.nrequired << ", &spl_boxed_" << b.entry_point
             << ", reinterpret_cast<void (*)(void)>(&" << b.entry_point << ")},\n";
     }
     out << "};\n";
     out << "extern const int64_t spl_torch_generated_count = " << set.bound.size() << ";\n";
-    out << "extern const char spl_torch_generated_libtorch_version[] = " << c_string(set.ir->libtorch_version)
+    out << "extern const char spl_torch_generated_libtorch_version[] = " << quoted(set.ir->libtorch_version)
         << ";\n";
     return {"registry.cpp", out.str()};
 }
