@@ -78,6 +78,7 @@ def conveniences(values):
     values["zeros_2_3_4_shape"] = list(torch.zeros(2, 3, 4).shape)
     values["ones_2_3_int64"] = flat(torch.ones(2, 3, dtype=torch.int64))
     values["empty_2_3_shape"] = list(torch.empty(2, 3).shape)
+    values["full_2_with_3"] = flat(torch.full((2,), 3))
     torch.manual_seed(0)
     values["randint_high_seed0"] = flat(torch.randint(10, (6,)))
 
