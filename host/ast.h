@@ -386,6 +386,8 @@ struct FnProto {
     bool is_method = false;  // slot 0 holds `self`
     bool is_static = false;
     bool is_me = false;      // `me` method: may mutate self
+    bool is_property = false; // `@property`: `obj.name` calls it
+    std::string setter_of;    // `@NAME.setter`: `obj.NAME = v` calls it
     bool is_lambda = false;
     bool is_module = false;  // a module's top level
     // Filled by the resolver.

@@ -280,7 +280,11 @@ void Interpreter::apply_impl(const ImplDecl& d) {
         for (const auto& m : d.methods) cls->add_method(m->name, make_function(*m, cls), m->is_static);
     } else if (target.is(ObjType::Enum)) {
         auto* en = target.as<EnumObj>();
-        for (const auto& m : d.methods) en->add_method(m->name, make_function(*m, en), m->is_static);
+        for (const auto& m : d.methods) {
+            if (m->is_property || !m->setter_of.empty())
+                runtime_error(m->loc, "`@property` and setters are for classes, and " + d.target + " is an enum");
+            en->add_method(m->name, make_function(*m, en), m->is_static);
+        }
     } else {
         runtime_error(d.loc, "`impl " + d.target + "`: " + d.target + " is not a class or enum");
     }

@@ -59,6 +59,11 @@ public:
 };
 
 [[noreturn]] void throw_error(ErrorKind kind, SourceLoc loc, std::string message);
+// Added where nil meets an operator or a method, since a nil there is
+// usually a value not computed yet rather than a mistyped operator.
+inline constexpr const char* nil_operand_hint =
+    "is nil (a missing value: an optional not set, or a tensor's grad() before backward() has computed it)";
+
 [[noreturn]] inline void runtime_error(SourceLoc loc, std::string message) {
     throw_error(ErrorKind::Runtime, loc, std::move(message));
 }

@@ -233,7 +233,8 @@ Value Interpreter::eval_method_call(const MethodCall& m) {
         return call_matcher(*this, obj, m.name, args, m.loc);
     }
     if (m.builtin >= 0) return call_builtin_method(*this, obj, m.builtin, m.name, args, m.loc);
-    runtime_error(m.loc, type_name(obj) + " has no method `" + m.name + "`");
+    runtime_error(m.loc, type_name(obj) + " has no method `" + m.name + "`" +
+                             (obj.is_nil() ? std::string(": the receiver ") + nil_operand_hint : std::string()));
 }
 
 Value Interpreter::member_value(const Value& obj, const Member& m) {
@@ -247,7 +248,10 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
             return inst->fields[static_cast<size_t>(f)];
         }
         auto it = inst->cls->methods.find(m.name);
-        if (it != inst->cls->methods.end()) return Value(new BoundMethodObj(obj, it->second));
+        if (it != inst->cls->methods.end()) {
+            if (inst->cls->properties.count(m.name)) return call_method(obj, it->second, {}, m.loc);
+            return Value(new BoundMethodObj(obj, it->second));
+        }
         runtime_error(m.loc, inst->cls->name + " has no field `" + m.name + "`");
     }
     if (!obj.is_obj()) runtime_error(m.loc, type_name(obj) + " has no field `" + m.name + "`");

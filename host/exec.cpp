@@ -227,8 +227,7 @@ Status Interpreter::exec_assign(const Assign& a) {
             next = binary(op, cur, rhs, a.loc);
         }
         if (!obj.is(ObjType::Instance)) runtime_error(m.loc, "cannot assign to a field of " + type_name(obj));
-        auto* inst = obj.as<InstanceObj>();
-        inst->fields[static_cast<size_t>(inst->cls->field_index(m.name))] = std::move(next);
+        store_field(obj, m, std::move(next));
         break;
     }
     case ExprKind::Index: {
@@ -269,14 +268,7 @@ void Interpreter::assign_to(const Expr& target, Value v) {
         const auto& m = static_cast<const Member&>(target);
         Value obj = eval(*m.object);
         if (!obj.is(ObjType::Instance)) runtime_error(m.loc, "cannot assign to a field of " + type_name(obj));
-        auto* inst = obj.as<InstanceObj>();
-        if (m.cached_owner != inst->cls) {
-            int f = inst->cls->field_index(m.name);
-            if (f < 0) runtime_error(m.loc, inst->cls->name + " has no field `" + m.name + "`");
-            m.cached_owner = inst->cls;
-            m.cached_field = f;
-        }
-        inst->fields[static_cast<size_t>(m.cached_field)] = std::move(v);
+        store_field(obj, m, std::move(v));
         return;
     }
     case ExprKind::Index: {
@@ -288,6 +280,28 @@ void Interpreter::assign_to(const Expr& target, Value v) {
     }
     default: runtime_error(target.loc, "cannot assign to this expression");
     }
+}
+
+// `obj.name = v` on an instance: the field, or else the class's
+// `@name.setter` method. Shared by `=` and `+=`, which must agree.
+void Interpreter::store_field(const Value& obj, const Member& m, Value v) {
+    auto* inst = obj.as<InstanceObj>();
+    if (m.cached_owner != inst->cls) {
+        int f = inst->cls->field_index(m.name);
+        if (f < 0) {
+            auto setter = inst->cls->setters.find(m.name);
+            if (setter != inst->cls->setters.end()) {
+                call_method(obj, setter->second, {std::move(v)}, m.loc);
+                return;
+            }
+            if (inst->cls->properties.count(m.name))
+                runtime_error(m.loc, "`" + m.name + "` is a read-only property of " + inst->cls->name);
+            runtime_error(m.loc, inst->cls->name + " has no field `" + m.name + "`");
+        }
+        m.cached_owner = inst->cls;
+        m.cached_field = f;
+    }
+    inst->fields[static_cast<size_t>(m.cached_field)] = std::move(v);
 }
 
 void Interpreter::set_index(const Value& obj, const Value& key, Value v, SourceLoc loc) {

@@ -181,6 +181,7 @@ private:
     void clear_slots(uint32_t begin, uint32_t end);
     void assign_to(const ast::Expr& target, Value v);
     void set_index(const Value& obj, const Value& key, Value v, SourceLoc loc);
+    void store_field(const Value& obj, const ast::Member& m, Value v);
     // Binds a value to a declaration pattern (val/for targets); errors if it does not fit.
     void bind(const ast::Pattern& p, Value v);
     void store_binding(const ast::Pattern& p, Value v);

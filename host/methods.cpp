@@ -526,7 +526,8 @@ Value call_builtin_method(Interpreter& in, const Value& receiver, int raw_id, co
         default: break;
         }
     }
-    runtime_error(loc, in.type_name(receiver) + " has no method `" + name + "`");
+    runtime_error(loc, in.type_name(receiver) + " has no method `" + name + "`" +
+                           (receiver.is_nil() ? std::string(": the receiver ") + nil_operand_hint : std::string()));
 }
 
 } // namespace spl

@@ -107,6 +107,11 @@ struct ClassObj : Obj {
     void add_method(const std::string& n, Value fn, bool is_static) {
         Value& slot = (is_static ? statics : methods)[n];
         if (!slot.is_nil()) ++epoch; // call sites that cached the old entry look it up again
+        if (fn.is(ObjType::Function)) {
+            const ast::FnProto* p = fn.as<FunctionObj>()->proto;
+            if (p->is_property) properties.insert(n);
+            if (!p->setter_of.empty()) setters[p->setter_of] = fn;
+        }
         add_overload(slot, std::move(fn), name + "." + n);
         if (is_static) return;
         if (n == "drop") drop = slot;
@@ -122,6 +127,8 @@ struct ClassObj : Obj {
     std::unordered_map<std::string, int> field_slots;
     std::unordered_map<std::string, Value> methods; // FunctionObj or OverloadSetObj, called with self
     std::unordered_map<std::string, Value> statics; // FunctionObj or OverloadSetObj, called without self
+    std::unordered_set<std::string> properties;     // `@property` methods: `obj.name` calls them
+    std::unordered_map<std::string, Value> setters; // `@name.setter` methods: `obj.name = v` calls them
     Value drop;        // the `drop` method, nil when the class has none
     Value ops[static_cast<size_t>(Op::Count)]; // operator methods, nil when absent
     uint32_t epoch = 0; // bumped when an existing method name gets another overload

@@ -226,6 +226,8 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
                ")";
     else if (op == BinOp::Add && (a.is(ObjType::Str) || b.is(ObjType::Str)))
         hint = " (use interpolation \"{x}\" or str(x))";
+    else if (a.is_nil() || b.is_nil())
+        hint = std::string(": the ") + (a.is_nil() ? "left" : "right") + " operand " + nil_operand_hint;
     runtime_error(loc, std::string("`") + ast::binop_text(op) + "` is not defined for " + type_name(a) + " and " +
                            type_name(b) + hint);
 }

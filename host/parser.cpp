@@ -483,6 +483,21 @@ bool Parser::skip_body_filler() {
 // enum or impl body; null, consuming nothing, when no method starts here.
 // Shared so every body marks its methods static / method / me the same way.
 std::unique_ptr<FnProto> Parser::parse_method_member(bool allow_me) {
+    // `@property` / `@name.setter` on the line before a method (class and impl
+    // bodies only): field syntax then calls it (see "Properties" in README.md).
+    std::string accessor, setter_of;
+    SourceLoc accessor_loc = cur().loc;
+    if (allow_me && accept(Tok::At)) {
+        accessor = expect_ident("`property` or `NAME.setter` after `@`");
+        if (accept(Tok::Dot)) {
+            setter_of = accessor;
+            accessor = expect_ident("`setter` after `@" + setter_of + ".`");
+        }
+        if (accessor != (setter_of.empty() ? "property" : "setter"))
+            fail_at(accessor_loc, "unknown decorator: only `@property` and `@NAME.setter` are supported");
+        expect(Tok::Newline, "end of line after the decorator");
+        while (accept(Tok::Newline)) {}
+    }
     bool is_static = false;
     if (at_ident("static") && peek().kind == Tok::KwFn) {
         is_static = true;
@@ -490,11 +505,23 @@ std::unique_ptr<FnProto> Parser::parse_method_member(bool allow_me) {
     }
     bool is_me = allow_me && at_ident("me") && peek().kind == Tok::Ident;
     if (is_me) advance();
-    else if (!accept(Tok::KwFn)) return nullptr;
+    else if (!accept(Tok::KwFn)) {
+        if (!accessor.empty()) fail_expected("a method after the decorator");
+        return nullptr;
+    }
     auto m = parse_fn_proto(true);
     m->is_static = is_static;
     m->is_method = !is_static;
     m->is_me = is_me;
+    if (!accessor.empty()) {
+        // Checked here, so that field syntax always has a call it can make.
+        size_t want = setter_of.empty() ? 0 : 1;
+        if (is_static || m->params.size() != want)
+            fail_at(m->loc, setter_of.empty() ? "a `@property` must be a method without parameters"
+                                             : "a `@" + setter_of + ".setter` must be a method with one parameter");
+        m->is_property = setter_of.empty();
+        m->setter_of = std::move(setter_of);
+    }
     return m;
 }
 

@@ -35,6 +35,61 @@ def dtype(t):
     return str(t.dtype).replace("torch.", "")
 
 
+def error_text(fn):
+    """The message of the exception `fn()` raises (PyTorch's own error text)."""
+    try:
+        fn()
+    except (RuntimeError, TypeError, ValueError, IndexError) as e:
+        return str(e)
+    raise AssertionError("expected an error")
+
+
+def conveniences(values):
+    """Tensor.size/shape/numel/dim, the dtype and device shorthands, requires_grad,
+    and the factories given sizes as separate arguments (issue 10, item 12)."""
+    a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    values["size"] = list(a.size())
+    values["size_dim1"] = a.size(1)
+    values["size_dim_neg1"] = a.size(-1)
+    values["size_dim_neg2"] = a.size(-2)
+    values["size_dim_out_of_range"] = error_text(lambda: a.size(2))
+    values["shape_attr"] = list(a.shape)
+    values["numel"] = a.numel()
+    values["dim"] = a.dim()
+    values["ndim"] = a.ndim
+    mixed = torch.tensor([1.7, -2.2, 0.0, 65504.5, 3.14159])
+    for name in ["float", "double", "half", "bfloat16", "long", "int", "bool"]:
+        t = getattr(mixed, name)()
+        values[f"{name}_dtype"] = dtype(t)
+        values[f"{name}_values"] = flat(t.double()) if t.is_floating_point() else flat(t)
+    ints = torch.tensor([3, -1])
+    values["ints_float_values"] = flat(ints.float())
+    values["cpu_device"] = str(a.cpu().device)
+    leaf = torch.tensor([1.0, 2.0, 3.0])
+    leaf.requires_grad = True
+    (leaf * leaf * 3).sum().backward()
+    values["grad_after_requires_grad_set"] = flat(leaf.grad)
+    values["grad_before_backward_is_none"] = torch.tensor([1.0], requires_grad=True).grad is None
+    values["requires_grad_non_leaf"] = error_text(lambda: setattr(leaf * 2, "requires_grad", False))
+    torch.manual_seed(0)
+    values["randn_3_4_seed0"] = flat(torch.randn(3, 4))
+    torch.manual_seed(0)
+    values["rand_2_3_seed0"] = flat(torch.rand(2, 3))
+    values["zeros_2_3_4_shape"] = list(torch.zeros(2, 3, 4).shape)
+    values["ones_2_3_int64"] = flat(torch.ones(2, 3, dtype=torch.int64))
+    values["empty_2_3_shape"] = list(torch.empty(2, 3).shape)
+    values["full_2_with_3"] = flat(torch.full((2,), 3))
+    torch.manual_seed(0)
+    values["randint_high_seed0"] = flat(torch.randint(10, (6,)))
+
+
+def ragged_lists(values):
+    """torch.tensor's error for nested lists whose rows differ (issue 10, item 14)."""
+    values["ragged_row"] = error_text(lambda: torch.tensor([[1, 2], [3]]))
+    values["ragged_longer_row"] = error_text(lambda: torch.tensor([[1.0], [2.0, 3.0]]))
+    values["ragged_dim2"] = error_text(lambda: torch.tensor([[[1, 2], [3, 4]], [[5, 6], [7]]]))
+
+
 def main():
     values = {}
     a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -96,6 +151,9 @@ def main():
         torch.ones(2, 3) + torch.ones(4, 5)
     except RuntimeError as e:
         values["shape_mismatch_message"] = str(e)
+
+    conveniences(values)
+    ragged_lists(values)
 
     with open(OUT, "w") as f:
         f.write(f'"""Reference values from Python PyTorch {torch.__version__} (same LibTorch as the plugin).\n')
