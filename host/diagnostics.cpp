@@ -53,6 +53,11 @@ size_t user_frame(const SplError& e) {
 }
 } // namespace
 
+SourceLoc report_location(const SplError& e) {
+    size_t k = e.kind == ErrorKind::Syntax ? 0 : user_frame(e);
+    return k == 0 ? e.loc : e.trace[k - 1].call_site;
+}
+
 std::string format_error(const SplError& e) {
     std::string out;
     const size_t max_trace = 12;
