@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "format_spec.h"
 #include "source.h"
 #include "types.h"
 #include "value.h"
@@ -93,12 +94,14 @@ struct Literal : Expr {
     Value value;
 };
 
-// "text {expr} text": literal pieces interleaved with expressions;
-// pieces.size() == exprs.size() + 1.
+// "text {expr} text {x:.2f}": literal pieces interleaved with expressions;
+// pieces.size() == exprs.size() + 1; specs[i] is exprs[i]'s format spec
+// (null when it has none), parsed once here.
 struct Interp : Expr {
     explicit Interp(SourceLoc l) : Expr(ExprKind::Interp, l) {}
     std::vector<std::string> pieces;
     std::vector<ExprPtr> exprs;
+    std::vector<std::unique_ptr<const FormatSpec>> specs;
 };
 
 enum class NameKind : uint8_t { Unresolved, Local, Upvalue, Global, Builtin };
@@ -153,6 +156,10 @@ struct Call : Expr {
     ExprPtr callee;
     std::vector<ExprPtr> args;
     std::vector<std::string> arg_names; // "" for positional; empty vector when none is named
+    // The callee is a name `use m.*` brought in that is also a builtin's
+    // (lib.torch's `sqrt`, `max`): the builtin's index, which runs when the
+    // imported function refuses the call (Interpreter::call_or_builtin); else -1.
+    int builtin_fallback = -1;
     mutable ArgPlan plan;
     mutable OverloadSite overloads;
 };

@@ -24,6 +24,20 @@ Value b_print(Interpreter& in, ArgList& args, SourceLoc loc) {
 
 Value b_str(Interpreter& in, ArgList& args, SourceLoc loc) { return make_str(in.display(args[0], loc)); }
 Value b_repr(Interpreter& in, ArgList& args, SourceLoc loc) { return make_str(in.repr(args[0], loc)); }
+// format(value, spec = ""): Python's format(); "{v:spec}" with a spec known only at run time.
+Value b_format(Interpreter& in, ArgList& args, SourceLoc loc) {
+    if (args.count < 2) return make_str(in.display(args[0], loc));
+    if (!args[1].is(ObjType::Str)) runtime_error(loc, "format() spec must be text, got " + in.type_name(args[1]));
+    if (str_of(args[1]).empty()) return make_str(in.display(args[0], loc));
+    FormatSpec spec;
+    try {
+        spec = parse_format_spec(str_of(args[1]));
+    } catch (const FormatError& e) {
+        runtime_error(loc, e.what());
+    }
+    return make_str(in.format_with(args[0], spec, loc));
+}
+
 Value b_type_of(Interpreter& in, ArgList& args, SourceLoc) { return make_str(in.type_name(args[0])); }
 
 Value b_len(Interpreter& in, ArgList& args, SourceLoc loc) {
@@ -144,6 +158,7 @@ std::vector<BuiltinDef> make_table() {
         {"print", b_print, 0, -1, false},
         {"str", b_str, 1, 1, false},
         {"repr", b_repr, 1, 1, false},
+        {"format", b_format, 1, 2, false},
         {"type_of", b_type_of, 1, 1, false},
         {"len", b_len, 1, 1, false},
         {"Some", b_some, 1, 1, false},
@@ -152,16 +167,16 @@ std::vector<BuiltinDef> make_table() {
         {"panic", b_panic, 0, 1, false},
         {"error", b_panic, 0, 1, false}, // the same: raise a runtime error with this message
         {"assert", b_assert, 1, 2, false},
-        {"abs", b_abs, 1, 1, false},
+        {"abs", b_abs, 1, 1, false, true},
         {"min", b_min, 1, -1, false},
         {"max", b_max, 1, -1, false},
         {"sum", b_sum, 1, -1, false},
         {"range", b_range, 1, 2, false},
-        {"sqrt", math1<d_sqrt>, 1, 1, false},
-        {"exp", math1<d_exp>, 1, 1, false},
-        {"log", math1<d_log>, 1, 1, false},
-        {"floor", math1<d_floor>, 1, 1, false},
-        {"ceil", math1<d_ceil>, 1, 1, false},
+        {"sqrt", math1<d_sqrt>, 1, 1, false, true},
+        {"exp", math1<d_exp>, 1, 1, false, true},
+        {"log", math1<d_log>, 1, 1, false, true},
+        {"floor", math1<d_floor>, 1, 1, false, true},
+        {"ceil", math1<d_ceil>, 1, 1, false, true},
         {"args", b_args, 0, 0, false},
         {"live_objects", b_live_objects, 0, 1, false},
         {"clock", b_clock, 0, 0, false},
@@ -171,6 +186,14 @@ std::vector<BuiltinDef> make_table() {
 }
 
 } // namespace
+
+bool builtin_accepts(const BuiltinDef& def, const ArgList& args) {
+    if (args.has_names() && !def.named_ok) return false;
+    if (args.count < def.min_args || (def.max_args >= 0 && args.count > def.max_args)) return false;
+    for (int i = 0; i < args.count && def.numbers_only; ++i)
+        if (!args.values[i].is_number()) return false;
+    return true;
+}
 
 const std::vector<BuiltinDef>& builtin_table() {
     static const std::vector<BuiltinDef> table = make_table();

@@ -1,5 +1,6 @@
 // calls.cpp — calling functions, methods, constructors; creating classes and enums.
 #include "arg_binding.h"
+#include "builtins.h"
 #include "extern_call.h"
 #include "interpreter.h"
 #include "overloads.h"
@@ -110,6 +111,36 @@ Value Interpreter::call_overloads(const OverloadSetObj& set, const Value* self, 
     Chosen c = choose_overload(set, args, site, scratch);
     if (!c.fn) no_overload_error(*this, set, args, loc);
     return invoke(c.fn, self, args, c.plan, loc, true);
+}
+
+// `use lib.torch.*` brings in `sqrt`, `max`, `sum`, ... for tensors; plain
+// numbers must keep working: when the imported function (or every overload
+// of it) refuses the call and the builtin of the same name accepts it, the
+// builtin runs. Otherwise the imported function's own error stands.
+Value Interpreter::call_or_builtin(const Value& callee, ArgList& args, const Call& c) {
+    const Value& builtin = builtins_[static_cast<size_t>(c.builtin_fallback)];
+    const BuiltinDef& def = *builtin.as<BuiltinObj>()->def;
+    if (callee.is(ObjType::Overloads)) {
+        const auto& set = *callee.as<OverloadSetObj>();
+        const FunctionObj* fn = nullptr;
+        ArgPlan* plan = nullptr;
+        ArgPlan scratch;
+        if (OverloadChoice* e = cached_choice(set, args, &c.overloads)) {
+            fn = static_cast<const FunctionObj*>(e->fn);
+            plan = &e->plan;
+        } else {
+            Chosen chosen = choose_overload(set, args, &c.overloads, scratch);
+            fn = chosen.fn;
+            plan = chosen.plan;
+        }
+        if (fn) return invoke(fn, nullptr, args, plan, c.loc, true);
+        if (builtin_accepts(def, args)) return call(builtin, args, c.loc);
+        no_overload_error(*this, set, args, c.loc);
+    }
+    if (callee.is(ObjType::Function) && !function_accepts(*callee.as<FunctionObj>(), args) &&
+        builtin_accepts(def, args))
+        return call(builtin, args, c.loc);
+    return call(callee, args, c.loc, &c.plan, &c.overloads);
 }
 
 Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,

@@ -37,26 +37,62 @@ std::string source_excerpt(SourceLoc loc) {
     return out;
 }
 
+// Where to point an error: where it was raised, unless that is library code
+// called from the program; then the innermost call in the program's own
+// files (the user's line first, as Python's traceback ends at the user's
+// call), with the library frames listed after it. Returns the frame index:
+// 0 is the raise site, k >= 1 the call site trace[k - 1].
+namespace {
+size_t user_frame(const SplError& e) {
+    if (!e.loc.known() || !e.loc.file->is_library()) return 0;
+    for (size_t k = 1; k <= e.trace.size(); ++k) {
+        const SourceLoc& at = e.trace[k - 1].call_site;
+        if (at.known() && !at.file->is_library()) return k;
+    }
+    return 0;
+}
+} // namespace
+
+SourceLoc report_location(const SplError& e) {
+    size_t k = e.kind == ErrorKind::Syntax ? 0 : user_frame(e);
+    return k == 0 ? e.loc : e.trace[k - 1].call_site;
+}
+
 std::string format_error(const SplError& e) {
     std::string out;
+    const size_t max_trace = 12;
     if (e.kind == ErrorKind::Syntax) {
         out += e.loc.str() + ": " + e.message + "\n";
         out += source_excerpt(e.loc);
-    } else {
-        out += "error: " + e.message + "\n";
-        if (e.loc.known()) {
-            out += "  --> " + e.loc.str() + "\n";
-            out += source_excerpt(e.loc);
-        }
+        for (const auto& note : e.notes) out += "   = " + note + "\n";
+        return out;
+    }
+    const size_t k = user_frame(e);
+    const SourceLoc& at = k == 0 ? e.loc : e.trace[k - 1].call_site;
+    out += "error: " + e.message + "\n";
+    if (at.known()) {
+        out += "  --> " + at.str() + "\n";
+        out += source_excerpt(at);
     }
     for (const auto& note : e.notes) out += "   = " + note + "\n";
-    const size_t max_trace = 12;
-    for (size_t i = 0; i < e.trace.size() && i < max_trace; ++i) {
+    // The calls that led to the line shown, innermost first.
+    for (size_t i = k; i < e.trace.size() && i < k + max_trace; ++i) {
         const auto& t = e.trace[i];
         out += "   = in `" + t.function + "`, called from " + t.call_site.str() + "\n";
     }
-    if (e.trace.size() > max_trace)
-        out += "   = ... " + std::to_string(e.trace.size() - max_trace) + " more calls\n";
+    if (e.trace.size() > k + max_trace)
+        out += "   = ... " + std::to_string(e.trace.size() - k - max_trace) + " more calls\n";
+    // Then the library frames below that call, from the function the program
+    // called down to the line that raised the error.
+    if (k > 0) {
+        out += "   = raised inside the library:\n";
+        const size_t first = k > max_trace ? k - max_trace : 0;
+        if (first > 0) out += "   =   ... " + std::to_string(first) + " more calls\n";
+        for (size_t i = k; i-- > first;) {
+            const SourceLoc& where = i == 0 ? e.loc : e.trace[i - 1].call_site;
+            out += "   =   `" + e.trace[i].function + "` at " + where.str() + "\n";
+        }
+    }
     return out;
 }
 

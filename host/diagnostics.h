@@ -69,6 +69,9 @@ inline constexpr const char* nil_operand_hint =
 }
 
 std::string format_error(const SplError& e);
+// The location format_error shows first: where the error was raised, or, for
+// an error raised in library code, the innermost call in the program's files.
+SourceLoc report_location(const SplError& e);
 // The source line of `loc` with a caret under its column (two lines), or "".
 std::string source_excerpt(SourceLoc loc);
 

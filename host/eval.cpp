@@ -180,6 +180,7 @@ Value Interpreter::eval_call(const Call& c) {
     Value callee = eval(*c.callee);
     ArgBuffer buf(c.args.size());
     ArgList args = eval_args(c.args, c.arg_names, buf);
+    if (c.builtin_fallback >= 0) return call_or_builtin(callee, args, c);
     return call(callee, args, c.loc, &c.plan, &c.overloads);
 }
 
@@ -338,7 +339,8 @@ Value Interpreter::eval_index_key(const Index& x) {
 Value Interpreter::eval_interp(const Interp& s) {
     std::string text = s.pieces[0];
     for (size_t i = 0; i < s.exprs.size(); ++i) {
-        text += display(eval(*s.exprs[i]), s.exprs[i]->loc);
+        const SourceLoc loc = s.exprs[i]->loc;
+        text += s.specs[i] ? format_with(eval(*s.exprs[i]), *s.specs[i], loc) : display(eval(*s.exprs[i]), loc);
         text += s.pieces[i + 1];
     }
     return make_str(std::move(text));

@@ -53,6 +53,30 @@ std::string Interpreter::type_name(const Value& v) const {
     return "?";
 }
 
+std::string Interpreter::format_with(const Value& v, const FormatSpec& spec, SourceLoc loc) {
+    try {
+        if (v.is_int()) return format_integer(v.as_int(), spec);
+        if (v.is_float()) return format_floating(v.as_float(), spec);
+        if (v.is(ObjType::Str)) return format_text(str_of(v), spec);
+        // An object formats itself when it can (PyTorch's 0-d Tensor formats
+        // its item(), as Tensor.__format__ does).
+        Value method = find_method(v, "format");
+        if (!method.is_nil()) {
+            Value r = call_method(v, method, {make_str(spec.text)}, loc);
+            if (!r.is(ObjType::Str)) runtime_error(loc, type_name(v) + ".format() must return text, got " + type_name(r));
+            return str_of(r);
+        }
+        // Anything else (bool, nil, arrays, objects with to_string) is its text.
+        if (!spec.text_only())
+            throw FormatError("unsupported format spec '" + spec.text + "' for a value of type " + type_name(v) +
+                              ": only fill, alignment, width and precision apply to its text" +
+                              (v.is(ObjType::Instance) ? " (a class can define `fn format(spec: text) -> text`)" : ""));
+        return format_text(display(v, loc), spec, type_name(v));
+    } catch (const FormatError& e) {
+        runtime_error(loc, e.what());
+    }
+}
+
 std::string Interpreter::repr(const Value& v, SourceLoc loc) {
     if (v.is(ObjType::Str)) return quote(str_of(v));
     return display(v, loc);

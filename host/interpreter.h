@@ -119,6 +119,9 @@ public:
     Value cast(const Value& v, const std::string& type, SourceLoc loc);
     std::string display(const Value& v, SourceLoc loc); // str(x), print, interpolation
     std::string repr(const Value& v, SourceLoc loc);    // inside containers: text is quoted
+    // "{v:spec}" and format(v, spec): numbers and text by Python's rules; an
+    // object by its `format(spec)` method, else its text padded/truncated.
+    std::string format_with(const Value& v, const FormatSpec& spec, SourceLoc loc);
     std::string type_name(const Value& v) const;
     Value make_some(Value v);
     Value make_ok(Value v);
@@ -197,6 +200,8 @@ private:
     }
     Value call_overloads(const OverloadSetObj& set, const Value* self, ArgList& args, ast::OverloadSite* site,
                          SourceLoc loc);
+    // A call of a star-imported function named like a builtin (Call::builtin_fallback).
+    Value call_or_builtin(const Value& callee, ArgList& args, const ast::Call& c);
     // `types_checked`: overload resolution has matched the arguments' types already.
     Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc,
                  bool types_checked = false);

@@ -30,6 +30,12 @@ bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <=
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 
+size_t utf8_count(std::string_view s) {
+    size_t n = 0;
+    for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+}
+
 void append_utf8(std::string& out, uint32_t cp) {
     if (cp < 0x80) {
         out += char(cp);
@@ -340,6 +346,26 @@ uint32_t Lexer::skip_interpolation() {
                      std::string(pos_ >= end_ ? "end of file" : "end of line"));
 }
 
+// Where an interpolation's format spec starts: the first `:` outside
+// brackets and text literals, as in Python's f-strings. A colon of a
+// lambda or an inline `if` at the top level would be taken for it: such an
+// expression is written in parentheses (`"{(if ok: 1 else: 2)}"`).
+uint32_t Lexer::spec_colon(uint32_t begin, uint32_t end) const {
+    int depth = 0;
+    for (uint32_t i = begin; i < end; ++i) {
+        char c = src_[i];
+        if (c == '"' || c == '\'') {
+            for (++i; i < end && src_[i] != c; ++i)
+                if (src_[i] == '\\' && c == '"') ++i;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        else if (c == ')' || c == ']' || c == '}') --depth;
+        else if (c == ':' && depth == 0) return i;
+    }
+    return end;
+}
+
 void Lexer::lex_string(std::vector<Token>& out) {
     SourceLoc loc = here();
     size_t begin = pos_;
@@ -386,7 +412,18 @@ void Lexer::lex_string(std::vector<Token>& out) {
             expr.begin = static_cast<uint32_t>(pos_);
             expr.line = line_;
             expr.col = col_;
-            expr.end = skip_interpolation();
+            uint32_t close = skip_interpolation();
+            expr.end = spec_colon(expr.begin, close);
+            if (expr.end < close) {
+                expr.has_spec = true;
+                expr.spec = src_.substr(expr.end + 1, close - expr.end - 1);
+                // On one line with the closing brace, where the lexer stands now.
+                expr.spec_line = line_;
+                expr.spec_col = col_ - static_cast<uint32_t>(utf8_count(expr.spec));
+                if (expr.spec.find_first_of("{}") != std::string::npos)
+                    fail(SourceLoc{&file_, expr.spec_line, expr.spec_col},
+                         "a format spec cannot contain `{` or `}` (nested fields are not supported)");
+            }
             advance(); // closing brace
             std::string_view inner = std::string_view(src_).substr(expr.begin, expr.end - expr.begin);
             if (inner.find_first_not_of(" \t") == std::string_view::npos)

@@ -36,13 +36,17 @@ enum class Tok : uint8_t {
 std::string tok_name(Tok t);
 
 // One piece of an interpolated string: literal text, or the source range of
-// an expression written between braces.
+// an expression written between braces, with its format spec if any
+// (`{loss:.4f}`: the text after the first `:` outside brackets and strings).
 struct StrPart {
     bool is_expr = false;
     std::string text;        // decoded literal text (is_expr == false)
     uint32_t begin = 0;      // byte range of the expression in the file
     uint32_t end = 0;
     uint32_t line = 0, col = 0; // position of `begin`
+    bool has_spec = false;
+    std::string spec;        // the format spec, without its colon
+    uint32_t spec_line = 0, spec_col = 0; // position of the spec's first character
 };
 
 struct Token {
@@ -77,6 +81,7 @@ private:
     void lex_triple_string(std::vector<Token>& out);
     void lex_raw_string(std::vector<Token>& out);
     uint32_t skip_interpolation(); // returns the offset of the closing brace
+    uint32_t spec_colon(uint32_t begin, uint32_t end) const; // the format spec's `:`, or `end`
     bool lex_operator(std::vector<Token>& out);
 
     const SourceFile& file_;

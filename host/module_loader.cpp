@@ -1,5 +1,7 @@
 #include "module_loader.h"
 
+#include <climits>
+#include <cstdlib>
 #include <sys/stat.h>
 
 #include "builtins.h"
@@ -15,6 +17,12 @@ namespace {
 bool is_file(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The canonical path (symlinks and `..` resolved), or "" when it does not exist.
+std::string real_path(const std::string& path) {
+    char buf[PATH_MAX];
+    return ::realpath(path.c_str(), buf) ? std::string(buf) : std::string();
 }
 
 std::string dir_of(const std::string& path) {
@@ -34,6 +42,21 @@ std::string join(const std::vector<std::string>& parts, size_t from, const char*
 const char* const kSpecNames[] = {"describe", "context", "it", "expect", "expect_error", "before_each", "after_each", "skip"};
 
 } // namespace
+
+ModuleLoader::ModuleLoader(Interpreter& in, std::vector<std::string> lib_roots)
+    : in_(in), roots_(std::move(lib_roots)) {
+    for (const std::string& r : roots_) {
+        std::string real = real_path(r);
+        if (!real.empty()) real_roots_.push_back(real + "/");
+    }
+}
+
+bool ModuleLoader::under_a_root(const std::string& file) const {
+    std::string real = real_path(file);
+    for (const std::string& root : real_roots_)
+        if (real.compare(0, root.size(), root) == 0) return true;
+    return false;
+}
 
 std::string ModuleLoader::find_file(const std::vector<std::string>& path, const ModuleObj& from,
                                     std::vector<std::string>* tried) const {
@@ -134,12 +157,13 @@ void ModuleLoader::bind_uses(ModuleObj& m) {
 }
 
 Value ModuleLoader::load_file(const std::string& file, const std::string& name) {
-    const SourceFile* src = in_.sources().load(file);
+    const bool main_file = name == file; // the program or a spec: never library code
+    const SourceFile* src = in_.sources().load(file, !main_file && under_a_root(file));
     if (!src) throw_error(ErrorKind::Load, SourceLoc{}, "cannot read " + file);
     auto* m = new ModuleObj(name, file);
     Value v(m);
     m->ast = parse_module(*src);
-    const bool cached = name != file; // main files are not cached
+    const bool cached = !main_file; // main files are not cached
     if (cached) cache_[file] = v;
     loading_.push_back(name);
     try {

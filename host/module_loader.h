@@ -6,6 +6,9 @@
 //   use helpers.{f}                 ->  next to the importing file, then <root>/helpers...
 //   use std.spec.{describe, ...}    ->  built into the host
 // `lib.` names the library roots (HostOptions::lib_roots, searched in order).
+// A module whose file lies under a root is *library* code (SourceFile::is_library),
+// however it was named; the program's own files (the file run, each spec,
+// modules beside them) are not.
 // A module is loaded once; its `use`d modules are loaded (and run) before it
 // is resolved, so every global name is known before it starts.
 #pragma once
@@ -23,7 +26,7 @@ class Interpreter;
 
 class ModuleLoader {
 public:
-    ModuleLoader(Interpreter& in, std::vector<std::string> lib_roots) : in_(in), roots_(std::move(lib_roots)) {}
+    ModuleLoader(Interpreter& in, std::vector<std::string> lib_roots);
     ModuleLoader(const ModuleLoader&) = delete;
     ModuleLoader& operator=(const ModuleLoader&) = delete;
 
@@ -41,9 +44,11 @@ private:
     ModuleObj* import(const std::vector<std::string>& path, const ModuleObj& from, SourceLoc loc);
     std::string find_file(const std::vector<std::string>& path, const ModuleObj& from,
                           std::vector<std::string>* tried) const;
+    bool under_a_root(const std::string& file) const;
 
     Interpreter& in_;
     std::vector<std::string> roots_;
+    std::vector<std::string> real_roots_;           // roots_ resolved (realpath), for under_a_root
     std::unordered_map<std::string, Value> cache_; // by file path
     std::vector<Value> order_;                      // completed loads, in order
     std::vector<std::string> loading_;              // the import chain being loaded (cycles)

@@ -69,6 +69,7 @@ struct BuiltinDef {
     int min_args;
     int max_args;       // -1: any number
     bool named_ok;      // accepts named arguments (the function checks them)
+    bool numbers_only = false; // every argument must be an i64 or f64 (abs, sqrt, ...)
 };
 
 struct BuiltinObj : Obj {

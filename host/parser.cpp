@@ -1015,6 +1015,15 @@ ExprPtr Parser::parse_string(const Token& t) {
         Lexer lexer(file_, part.begin, part.end, part.line, part.col);
         Parser sub(file_, lexer.tokenize());
         interp->exprs.push_back(sub.parse_fragment());
+        std::unique_ptr<const FormatSpec> spec;
+        if (part.has_spec && !part.spec.empty()) { // `{x:}` is `{x}`, as in Python
+            try {
+                spec = std::make_unique<const FormatSpec>(parse_format_spec(part.spec));
+            } catch (const FormatError& e) {
+                throw_error(ErrorKind::Syntax, SourceLoc{&file_, part.spec_line, part.spec_col}, e.what());
+            }
+        }
+        interp->specs.push_back(std::move(spec));
     }
     return interp;
 }

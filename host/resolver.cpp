@@ -105,6 +105,7 @@ private:
     std::unordered_set<std::string> mutable_globals_;
     std::unordered_set<std::string> assignable_globals_; // top-level val/var (val only at their declaration)
     std::unordered_set<std::string> fn_names_; // names of top-level `fn`s: declaring one again adds an overload
+    std::unordered_set<std::string> star_imported_; // globals bound by `use m.*` (builtins stay a fallback for them)
     std::unordered_map<std::string, std::shared_ptr<const TypeSpec>> specs_; // compiled types, by text
 };
 
@@ -140,6 +141,7 @@ void Resolver::collect_globals() {
         }
         define_global(b.name, b.loc, false, false);
         imported[b.name] = {b.source, b.source_index};
+        if (star) star_imported_.insert(b.name);
         if (u.is_export) {
             m_.has_export_list = true;
             m_.exports.insert(b.name);
@@ -621,6 +623,10 @@ void Resolver::resolve_expr(Expr& e) {
         auto& c = static_cast<Call&>(e);
         resolve_expr(*c.callee);
         for (auto& a : c.args) resolve_expr(*a);
+        if (c.callee->kind == ExprKind::Name) {
+            const auto& n = static_cast<const Name&>(*c.callee);
+            if (n.ref == NameKind::Global && star_imported_.count(n.name)) c.builtin_fallback = find_builtin(n.name);
+        }
         break;
     }
     case ExprKind::MethodCall: {

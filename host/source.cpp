@@ -5,8 +5,8 @@
 
 namespace spl {
 
-SourceFile::SourceFile(std::string path, std::string text)
-    : path_(std::move(path)), text_(std::move(text)) {
+SourceFile::SourceFile(std::string path, std::string text, bool library)
+    : path_(std::move(path)), text_(std::move(text)), library_(library) {
     line_starts_.push_back(0);
     for (uint32_t i = 0; i < text_.size(); ++i)
         if (text_[i] == '\n') line_starts_.push_back(i + 1);
@@ -25,17 +25,17 @@ std::string SourceLoc::str() const {
     return file->path() + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
-const SourceFile& SourceManager::add(std::string path, std::string text) {
-    files_.push_back(std::make_unique<SourceFile>(std::move(path), std::move(text)));
+const SourceFile& SourceManager::add(std::string path, std::string text, bool library) {
+    files_.push_back(std::make_unique<SourceFile>(std::move(path), std::move(text), library));
     return *files_.back();
 }
 
-const SourceFile* SourceManager::load(const std::string& path) {
+const SourceFile* SourceManager::load(const std::string& path, bool library) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return nullptr;
     std::ostringstream buf;
     buf << in.rdbuf();
-    return &add(path, buf.str());
+    return &add(path, buf.str(), library);
 }
 
 } // namespace spl

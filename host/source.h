@@ -15,16 +15,20 @@ namespace spl {
 
 class SourceFile {
 public:
-    SourceFile(std::string path, std::string text);
+    SourceFile(std::string path, std::string text, bool library = false);
 
     const std::string& path() const { return path_; }
     const std::string& text() const { return text_; }
+    // A module of a library root (-L, SIMPLE_LIB), not one of the program's
+    // own files: errors raised in it are reported at the program's call.
+    bool is_library() const { return library_; }
     // The text of a 1-based line, without its newline ("" when out of range).
     std::string_view line_text(uint32_t line) const;
 
 private:
     std::string path_;
     std::string text_;
+    bool library_;
     std::vector<uint32_t> line_starts_;
 };
 
@@ -40,9 +44,9 @@ struct SourceLoc {
 // Owns every file read during a run.
 class SourceManager {
 public:
-    const SourceFile& add(std::string path, std::string text);
+    const SourceFile& add(std::string path, std::string text, bool library = false);
     // Reads a file from disk; nullptr when it cannot be read.
-    const SourceFile* load(const std::string& path);
+    const SourceFile* load(const std::string& path, bool library = false);
 
 private:
     std::vector<std::unique_ptr<SourceFile>> files_;

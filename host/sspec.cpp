@@ -132,7 +132,8 @@ void SpecRunner::add_hook(bool before, const Value& fn, SourceLoc loc) {
 void SpecRunner::fail_line(const std::string& name, const SplError& e) {
     bool expectation = dynamic_cast<const SpecFailure*>(&e) != nullptr;
     std::string reason = expectation ? e.message : "error: " + e.message;
-    if (e.loc.known()) reason += " (at " + e.loc.str() + ")";
+    SourceLoc at = report_location(e); // the spec's own line, for an error raised in a library
+    if (at.known()) reason += " (at " + at.str() + ")";
     in_.out(indent(1) + kFail + " " + name + " " + kDash + " " + reason + "\n");
     if (!expectation) { // the full report, for runtime errors
         std::string text = format_error(e);

@@ -9,6 +9,7 @@ Each case states its expectations in leading comments:
   # STDOUT: line   a whole line of stdout
   # STDOUT-EMPTY   nothing on stdout
   # LAST: line     the last line of stdout
+  # STDERR: line   one line of stderr; when given, stderr must be exactly these lines, in order
 {file} is the case's path, {here} its directory, {plugin_dir} the plugin directory.
 
 usage: check_errors.py SPLRUN CASES_DIR PLUGIN_DIR
@@ -22,6 +23,7 @@ def check(splrun, path, plugin_dir):
     here = os.path.dirname(path)
     subst = lambda s: s.replace("{file}", path).replace("{here}", here).replace("{plugin_dir}", plugin_dir)
     args, exit_code, lines, contains, stdout_lines, last, stdout_empty = [], 0, [], [], [], None, False
+    stderr_lines = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             if not line.startswith("#"):
@@ -41,6 +43,8 @@ def check(splrun, path, plugin_dir):
                 stdout_lines.append(subst(value))
             elif key == "LAST":
                 last = subst(value)
+            elif key == "STDERR":
+                stderr_lines.append(subst(value))
             elif body.strip() == "STDOUT-EMPTY":
                 stdout_empty = True
     env = dict(os.environ, SIMPLE_SFFI_PATH=plugin_dir)
@@ -58,6 +62,8 @@ def check(splrun, path, plugin_dir):
     problems += [f"missing stdout line: {l!r}" for l in stdout_lines if l not in out_lines]
     if last is not None and (not out_lines or out_lines[-1] != last):
         problems.append(f"last stdout line {out_lines[-1] if out_lines else None!r}, expected {last!r}")
+    if stderr_lines and proc.stderr.splitlines() != stderr_lines:
+        problems.append(f"stderr is not exactly (in order): {stderr_lines!r}")
     if stdout_empty and proc.stdout:
         problems.append(f"stdout should be empty: {proc.stdout!r}")
     if problems:
