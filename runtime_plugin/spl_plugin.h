@@ -50,6 +50,10 @@ typedef struct SplArray {
     int64_t len;
 } SplArray;
 
+/* A well-formed SplValue: SPL_TEXT has a non-NULL ptr (None is SPL_NIL, never
+ * a NULL ptr); SPL_ARRAY has len >= 0 and non-NULL items when len > 0. A
+ * plugin refuses any other value with an error naming the parameter (and,
+ * inside an array, the element's index) instead of reading it. */
 struct SplValue {
     int32_t tag; /* an SplTag */
     union {
@@ -62,7 +66,14 @@ struct SplValue {
 };
 
 /* Typed-ABI aggregates: one C parameter per schema argument. A negative len
- * means "None" for an optional list. */
+ * means "None" for an optional list, and is an error for a required one;
+ * data must not be NULL when len > 0 (an error naming the parameter).
+ *
+ * Typed-ABI text (`const char *`, NUL-terminated UTF-8): NULL means "None"
+ * only where the parameter is optional (Simple type `text?`). For a required
+ * text parameter NULL is an error naming the parameter, never a stand-in for
+ * a default: where a function gives "" a meaning (rt_torch_from_f64's dtype
+ * "" is float32, its device "" is the CPU), pass "". */
 typedef struct SplI64Array {
     const int64_t *data;
     int64_t len;

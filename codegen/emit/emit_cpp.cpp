@@ -58,10 +58,26 @@ void emit_typed(std::ostream& out, const api::OperatorBinding& b) {
     out << "    });\n}\n";
 }
 
+// Messages name a parameter as the schema does (`self`), as the typed entry
+// point's do; the registered Simple name differs where Simple reserves the
+// word (`self_`). Only then do the thunk's messages need their own names.
+bool renames_params(const api::OperatorBinding& b) {
+    for (const auto& p : b.params)
+        if (p.simple_name != p.arg->name) return true;
+    return false;
+}
+
 void emit_boxed(std::ostream& out, const api::OperatorBinding& b, size_t registry_index) {
     out << "SplStatus spl_boxed_" << b.entry_point << "(const SplValue* a, int32_t n, SplValue* r) {\n";
+    std::string names = "";
+    if (renames_params(b)) {
+        out << "    static const char* const kNames[] = {";
+        for (size_t i = 0; i < b.params.size(); ++i) out << (i ? ", " : "") << api::quoted(b.params[i].arg->name);
+        out << "};\n";
+        names = ", kNames";
+    }
     out << "    return spl::boxed_call(r, [&](SplValue* result) {\n";
-    out << "        spl::BoxedArgs in(spl_torch_generated_functions[" << registry_index << "], a, n);\n";
+    out << "        spl::BoxedArgs in(spl_torch_generated_functions[" << registry_index << "], a, n" << names << ");\n";
     std::string args;
     for (size_t i = 0; i < b.params.size(); ++i) {
         const auto& p = b.params[i];

@@ -12,11 +12,12 @@ namespace {
 [[noreturn]] void bad_tag(const char* name, const char* expected, const SplValue& v) {
     bad_argument(name, std::string("expected ") + expected + ", got " + tag_name(v.tag));
 }
-void check_list(int64_t len, const void* data, const char* name) {
-    if (len < 0) bad_argument(name, "a list is required here, got None");
-    if (len > 0 && !data) bad_argument(name, "list data is NULL");
-}
 } // namespace
+
+void check_list(int64_t len, const void* data, const char* name) {
+    if (len < 0) bad_argument(name, "a list is required here, got None (length " + std::to_string(len) + ")");
+    if (len > 0 && !data) bad_argument(name, "list data is NULL but its length is " + std::to_string(len));
+}
 
 std::vector<at::Tensor> tensor_list(SplI64Array handles, const char* name) {
     check_list(handles.len, handles.data, name);
@@ -87,7 +88,7 @@ c10::optional<bool> opt_bool(const SplValue& v, const char* name) {
 }
 
 std::string_view required_text(const char* s, const char* name) {
-    if (!s) bad_argument(name, "text is required here, got nil");
+    if (!s) bad_argument(name, "text is required here, got NULL (nil)");
     return std::string_view(s);
 }
 
@@ -116,7 +117,13 @@ std::vector<at::Scalar> scalar_list(SplArray values, const char* name) {
     check_list(values.len, values.items, name);
     std::vector<at::Scalar> out;
     out.reserve(values.len);
-    for (int64_t i = 0; i < values.len; ++i) out.push_back(scalar(values.items[i], name));
+    for (int64_t i = 0; i < values.len; ++i) {
+        const SplValue& v = values.items[i];
+        if (v.tag != SPL_I64 && v.tag != SPL_F64 && v.tag != SPL_BOOL)
+            bad_argument(name, "element " + std::to_string(i) + " is " + tag_name(v.tag) +
+                                   ", not a number (i64, f64 or bool)");
+        out.push_back(scalar(v, name));
+    }
     return out;
 }
 
@@ -149,7 +156,10 @@ at::Dimname dimname(const char* s, const char* name) {
 std::vector<at::Dimname> dimname_list(SplTextArray values, const char* name) {
     check_list(values.len, values.data, name);
     std::vector<at::Dimname> out;
-    for (int64_t i = 0; i < values.len; ++i) out.push_back(dimname(values.data[i], name));
+    for (int64_t i = 0; i < values.len; ++i) {
+        if (!values.data[i]) bad_argument(name, "element " + std::to_string(i) + " is NULL");
+        out.push_back(dimname(values.data[i], name));
+    }
     return out;
 }
 

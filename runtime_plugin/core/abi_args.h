@@ -33,6 +33,9 @@
 namespace spl {
 
 [[noreturn]] void bad_argument(const char* name, const std::string& problem);
+// A required list: refuses None (a negative length) and NULL data with a
+// positive length, naming the parameter.
+void check_list(int64_t len, const void* data, const char* name);
 
 // --- tensors ---------------------------------------------------------------
 inline at::Tensor& tensor(int64_t handle, const char* name) {
@@ -61,13 +64,14 @@ c10::optional<at::ArrayRef<double>> opt_float_list(SplF64Array values, const cha
 c10::optional<bool> opt_bool(const SplValue& v, const char* name);
 template <size_t N>
 std::array<bool, N> bool_array(SplBoolArray values, const char* name) {
+    check_list(values.len, values.data, name);
     if (values.len != static_cast<int64_t>(N))
         bad_argument(name, "expected " + std::to_string(N) + " bools, got " + std::to_string(values.len));
     std::array<bool, N> out{};
     for (size_t i = 0; i < N; ++i) out[i] = values.data[i];
     return out;
 }
-// Text a parameter requires (nil is an error naming it).
+// Text a parameter requires: NULL (nil) is an error naming it, never a default.
 std::string_view required_text(const char* s, const char* name);
 c10::string_view text(const char* s, const char* name);
 c10::optional<c10::string_view> opt_text(const char* s);

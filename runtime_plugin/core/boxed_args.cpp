@@ -15,8 +15,8 @@ bool ends_with_question(const char* type) {
 
 } // namespace
 
-BoxedArgs::BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs)
-    : fn_(fn), args_(args), nargs_(nargs) {
+BoxedArgs::BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs, const char* const* names)
+    : fn_(fn), args_(args), nargs_(nargs), names_(names) {
     if (nargs < fn.nrequired || nargs > fn.nparams) {
         std::string expected = fn.nrequired == fn.nparams
                                    ? std::to_string(fn.nparams)
@@ -31,10 +31,32 @@ BoxedArgs::BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs)
 
 const SplValue& BoxedArgs::at(int i) const { return args_[i]; }
 
+const char* BoxedArgs::param_name(int i) const { return names_ ? names_[i] : fn_.params[i].name; }
+
+std::string BoxedArgs::describe(int i) const {
+    return std::string(fn_.name) + "(): argument " + std::to_string(i + 1) + " '" + param_name(i) + "'";
+}
+
 void BoxedArgs::mismatch(int i, const char* expected) const {
-    const SplParam& p = fn_.params[i];
-    throw SplError(std::string(fn_.name) + "(): argument " + std::to_string(i + 1) + " '" + p.name +
-                   "' must be " + expected + " (" + p.simple_type + "), got " + tag_name(at(i).tag));
+    throw SplError(describe(i) + " must be " + expected + " (" + fn_.params[i].simple_type + "), got " +
+                   tag_name(at(i).tag));
+}
+
+void BoxedArgs::element_mismatch(int i, const char* expected, int64_t k) const {
+    const SplValue& e = at(i).as.array.items[k];
+    const std::string kind = e.tag == SPL_TEXT && !e.as.text.ptr ? "text with a NULL pointer" : tag_name(e.tag);
+    throw SplError(describe(i) + " must be " + expected + " (" + fn_.params[i].simple_type + "): element " +
+                   std::to_string(k) + " is " + kind);
+}
+
+// A host builds arrays by hand: a negative length or a NULL item pointer must
+// be refused here, before anything sizes a buffer or reads an item by them.
+const SplArray& BoxedArgs::checked_array(int i) const {
+    const SplArray& a = at(i).as.array;
+    if (a.len < 0) throw SplError(describe(i) + ": array length " + std::to_string(a.len) + " is negative");
+    if (a.len > 0 && !a.items)
+        throw SplError(describe(i) + ": array items are NULL but its length is " + std::to_string(a.len));
+    return a;
 }
 
 int64_t BoxedArgs::handle(int i) const {
@@ -65,7 +87,12 @@ bool BoxedArgs::boolean(int i) const {
 
 const char* BoxedArgs::text(int i) const {
     const SplValue& v = at(i);
-    if (v.tag == SPL_TEXT) return v.as.text.ptr;
+    if (v.tag == SPL_TEXT) {
+        // None is SPL_NIL; a NULL pointer under the text tag is a host bug,
+        // not a way to leave a required parameter (a dtype, say) unset.
+        if (!v.as.text.ptr) throw SplError(describe(i) + ": text pointer is NULL (None is nil)");
+        return v.as.text.ptr;
+    }
     if (v.tag == SPL_NIL && ends_with_question(fn_.params[i].simple_type)) return nullptr;
     mismatch(i, "text");
 }
@@ -74,13 +101,15 @@ SplValue BoxedArgs::value(int i) const {
     const SplValue& v = at(i);
     if (v.tag == SPL_ERROR || v.tag < SPL_NIL || v.tag > SPL_ARRAY) mismatch(i, "a value");
     if (v.tag == SPL_NIL && !ends_with_question(fn_.params[i].simple_type)) mismatch(i, "a value, not nil");
+    if (v.tag == SPL_TEXT && !v.as.text.ptr) throw SplError(describe(i) + ": text pointer is NULL (None is nil)");
+    if (v.tag == SPL_ARRAY) checked_array(i);
     return v;
 }
 
 SplArray BoxedArgs::array(int i) const {
     const SplValue& v = at(i);
     if (v.tag != SPL_ARRAY) mismatch(i, "an array");
-    return v.as.array;
+    return checked_array(i);
 }
 
 SplI64Array BoxedArgs::i64_list(int i) {
@@ -93,12 +122,13 @@ SplI64Array BoxedArgs::i64_list(int i) {
         return SplI64Array{i64_store_.back().data(), 1};
     }
     if (v.tag != SPL_ARRAY) mismatch(i, "an array of integers");
-    std::vector<int64_t> out(v.as.array.len);
-    for (int64_t k = 0; k < v.as.array.len; ++k) {
-        const SplValue& e = v.as.array.items[k];
+    const SplArray& a = checked_array(i);
+    std::vector<int64_t> out(static_cast<size_t>(a.len));
+    for (int64_t k = 0; k < a.len; ++k) {
+        const SplValue& e = a.items[k];
         if (e.tag == SPL_I64) out[k] = e.as.i;
         else if (e.tag == SPL_NIL) out[k] = 0; // None in a Tensor?[] list
-        else mismatch(i, "an array of integers");
+        else element_mismatch(i, "an array of integers", k);
     }
     i64_store_.push_back(std::move(out));
     return SplI64Array{i64_store_.back().data(), static_cast<int64_t>(i64_store_.back().size())};
@@ -115,12 +145,13 @@ SplF64Array BoxedArgs::f64_list(int i) {
     const SplValue& v = at(i);
     if (v.tag == SPL_NIL) return SplF64Array{nullptr, -1};
     if (v.tag != SPL_ARRAY) mismatch(i, "an array of numbers");
-    std::vector<double> out(v.as.array.len);
-    for (int64_t k = 0; k < v.as.array.len; ++k) {
-        const SplValue& e = v.as.array.items[k];
+    const SplArray& a = checked_array(i);
+    std::vector<double> out(static_cast<size_t>(a.len));
+    for (int64_t k = 0; k < a.len; ++k) {
+        const SplValue& e = a.items[k];
         if (e.tag == SPL_F64) out[k] = e.as.f;
         else if (e.tag == SPL_I64) out[k] = static_cast<double>(e.as.i);
-        else mismatch(i, "an array of numbers");
+        else element_mismatch(i, "an array of numbers", k);
     }
     f64_store_.push_back(std::move(out));
     return SplF64Array{f64_store_.back().data(), static_cast<int64_t>(f64_store_.back().size())};
@@ -130,24 +161,26 @@ SplBoolArray BoxedArgs::bool_list(int i) {
     const SplValue& v = at(i);
     if (v.tag == SPL_NIL) return SplBoolArray{nullptr, -1};
     if (v.tag != SPL_ARRAY) mismatch(i, "an array of bools");
-    auto out = std::make_unique<bool[]>(v.as.array.len > 0 ? v.as.array.len : 1);
-    for (int64_t k = 0; k < v.as.array.len; ++k) {
-        const SplValue& e = v.as.array.items[k];
-        if (e.tag != SPL_BOOL) mismatch(i, "an array of bools");
+    const SplArray& a = checked_array(i);
+    auto out = std::make_unique<bool[]>(a.len > 0 ? static_cast<size_t>(a.len) : 1);
+    for (int64_t k = 0; k < a.len; ++k) {
+        const SplValue& e = a.items[k];
+        if (e.tag != SPL_BOOL) element_mismatch(i, "an array of bools", k);
         out[k] = e.as.b;
     }
     bool_store_.push_back(std::move(out));
-    return SplBoolArray{bool_store_.back().get(), v.as.array.len};
+    return SplBoolArray{bool_store_.back().get(), a.len};
 }
 
 SplTextArray BoxedArgs::text_list(int i) {
     const SplValue& v = at(i);
     if (v.tag == SPL_NIL) return SplTextArray{nullptr, -1};
     if (v.tag != SPL_ARRAY) mismatch(i, "an array of text");
-    std::vector<const char*> out(v.as.array.len);
-    for (int64_t k = 0; k < v.as.array.len; ++k) {
-        const SplValue& e = v.as.array.items[k];
-        if (e.tag != SPL_TEXT) mismatch(i, "an array of text");
+    const SplArray& a = checked_array(i);
+    std::vector<const char*> out(static_cast<size_t>(a.len));
+    for (int64_t k = 0; k < a.len; ++k) {
+        const SplValue& e = a.items[k];
+        if (e.tag != SPL_TEXT || !e.as.text.ptr) element_mismatch(i, "an array of text", k);
         out[k] = e.as.text.ptr;
     }
     text_store_.push_back(std::move(out));

@@ -2,7 +2,9 @@
 //
 // A thunk receives `nargs` leading arguments; a missing trailing argument
 // takes the default the thunk passes in (the schema's default). Every type
-// check names the function, the parameter and both types.
+// check names the function, the parameter and both types; a malformed value
+// (a negative array length, NULL items or a NULL text pointer) is an error
+// too, never read.
 #pragma once
 
 #include "spl_plugin.h"
@@ -17,7 +19,10 @@ namespace spl {
 class BoxedArgs {
 public:
     // Checks the arity against the function's registered parameters.
-    BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs);
+    // `names`, when given, are the parameters' names for messages, one per
+    // registered parameter: the schema's names where the Simple ones had to
+    // be escaped (`self` for the Simple parameter `self_`).
+    BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs, const char* const* names = nullptr);
 
     bool given(int i) const noexcept { return i < nargs_; }
 
@@ -55,12 +60,17 @@ public:
     SplTextArray text_list(int i, SplTextArray fallback) { return given(i) ? text_list(i) : fallback; }
 
 private:
+    const char* param_name(int i) const;
+    std::string describe(int i) const; // "fn(): argument 2 'size'"
     [[noreturn]] void mismatch(int i, const char* expected) const;
+    [[noreturn]] void element_mismatch(int i, const char* expected, int64_t k) const;
+    const SplArray& checked_array(int i) const;
     const SplValue& at(int i) const;
 
     const SplFunction& fn_;
     const SplValue* args_;
     int32_t nargs_;
+    const char* const* names_;
     std::vector<std::vector<int64_t>> i64_store_;
     std::vector<std::vector<double>> f64_store_;
     std::vector<std::unique_ptr<bool[]>> bool_store_;

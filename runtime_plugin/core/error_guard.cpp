@@ -1,8 +1,39 @@
 #include "core/error_guard.h"
 
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
+#include <cctype>
+
 namespace spl {
+namespace {
+
+bool mentions_cuda(const std::string& message) {
+    const std::string needle = "cuda";
+    return std::search(message.begin(), message.end(), needle.begin(), needle.end(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == b;
+           }) != message.end();
+}
+
+// On a machine without a GPU, LibTorch's CUDA errors name a symptom ("CUDA
+// driver version is insufficient for CUDA runtime version", "Torch not
+// compiled with CUDA enabled"), not the plain fact a user can act on. Said
+// here once for every entry point; LibTorch's own text stays, the note ends
+// its first line (the headline; CUDA's advice lines follow).
+void explain_missing_cuda(std::string& message) noexcept {
+    try {
+        if (!mentions_cuda(message)) return;
+        const auto& hooks = at::detail::getCUDAHooks();
+        if (hooks.hasCUDA() && hooks.getNumGPUs() > 0) return;
+        const size_t first_line_end = std::min(message.find('\n'), message.size());
+        message.insert(first_line_end, " (no CUDA device is available: torch.cuda.is_available() is false)");
+    } catch (...) {
+        // The message as LibTorch wrote it is still right.
+    }
+}
+
+} // namespace
 
 std::string& thread_error_message() noexcept {
     thread_local std::string message;
@@ -18,6 +49,7 @@ void record_current_exception(const char* function) noexcept {
         // LibTorch's message without the C++ backtrace: that is what a Simple
         // programmer can act on.
         message = e.what_without_backtrace();
+        explain_missing_cuda(message);
     } catch (const SplError& e) {
         message = function ? std::string(function) + ": " + e.what() : e.what();
     } catch (const std::exception& e) {

@@ -85,12 +85,27 @@ int64_t HandleTable::live_count() const noexcept {
     return live;
 }
 
+bool HandleTable::was_issued(int64_t handle) const noexcept {
+    // Called only for a handle with the right tag that is not live. A slot's
+    // generation starts at 1 and is bumped on every free, so the handles it
+    // has issued carry generations 1 .. generation-1 (plus the current one
+    // while live): a generation in that range was issued and freed since.
+    const uint32_t index1 = static_cast<uint32_t>(handle & ((1 << kIndexBits) - 1));
+    if (index1 == 0) return false;
+    const Slot* chunk = chunks_[(index1 - 1) >> kChunkBits].load(std::memory_order_acquire);
+    if (!chunk) return false;
+    const uint32_t generation = static_cast<uint32_t>((handle >> kIndexBits) & ((1 << kGenerationBits) - 1));
+    return generation != 0 && generation < chunk[(index1 - 1) & (kChunkSize - 1)].generation;
+}
+
 void HandleTable::fail_lookup(int64_t handle, const char* what) const {
     if (handle == 0) throw SplError(std::string(what) + ": got handle 0 (None) where a tensor is required");
     if (handle < 0 || (handle >> (kIndexBits + kGenerationBits)) != kTag)
         throw SplError(std::string(what) + ": " + std::to_string(handle) + " is not a tensor handle");
-    throw SplError(std::string(what) + ": tensor handle " + std::to_string(handle) +
-                   " is stale (already freed)");
+    if (was_issued(handle))
+        throw SplError(std::string(what) + ": tensor handle " + std::to_string(handle) + " is stale (already freed)");
+    throw SplError(std::string(what) + ": " + std::to_string(handle) +
+                   " is not a live tensor handle (never issued by this plugin)");
 }
 
 } // namespace spl

@@ -70,6 +70,7 @@ private:
     HandleTable() = default;
     Slot* slot_for(int64_t handle) const noexcept;
     [[noreturn]] void fail_lookup(int64_t handle, const char* what) const;
+    bool was_issued(int64_t handle) const noexcept; // for a tagged handle that is not live
 
     // Chunks never move once allocated, so lookups need no lock.
     std::unique_ptr<std::atomic<Slot*>[]> chunks_ =

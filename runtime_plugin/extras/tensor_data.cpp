@@ -34,8 +34,9 @@ int64_t make_tensor(const T* data, int64_t n, SplI64Array shape, c10::ScalarType
     const auto sizes = checked_shape(shape, n);
     at::Tensor host = at::empty(sizes, at::TensorOptions().dtype(host_type));
     if (n > 0) std::memcpy(host.data_ptr(), data, sizeof(T) * n);
-    const auto target = dtype && *dtype ? spl::parse_dtype(dtype) : host_type;
-    const auto where = device && *device ? spl::parse_device(device) : c10::Device(c10::kCPU);
+    // "" asks for the default; NULL is no text at all (spl_plugin.h), an error.
+    const auto target = !spl::required_text(dtype, "dtype").empty() ? spl::parse_dtype(dtype) : host_type;
+    const auto where = !spl::required_text(device, "device").empty() ? spl::parse_device(device) : c10::Device(c10::kCPU);
     at::Tensor result = host.to(where, target);
     if (requires_grad) result.requires_grad_(true);
     return spl::new_handle(std::move(result));
@@ -59,7 +60,7 @@ extern "C" {
 SPL_TORCH_EXPORT int64_t rt_torch_from_f64(SplF64Array data, SplI64Array shape, const char* dtype, const char* device,
                                           bool requires_grad) {
     return spl::guarded<int64_t>(__func__, [&] {
-        return make_tensor(data.data, data.len, shape, c10::kDouble, dtype && *dtype ? dtype : "float32", device,
+        return make_tensor(data.data, data.len, shape, c10::kDouble, spl::required_text(dtype, "dtype").empty() ? "float32" : dtype, device,
                            requires_grad);
     });
 }

@@ -46,6 +46,12 @@ Arg Arg::list(std::vector<Arg> items) {
     return a;
 }
 
+Arg Arg::raw(const SplValue& value) {
+    Arg a;
+    a.value_ = value;
+    return a;
+}
+
 Arg list(std::vector<Arg> items) { return Arg::list(std::move(items)); }
 
 template <class T>

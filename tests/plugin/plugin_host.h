@@ -30,6 +30,9 @@ public:
     Arg(std::string s);
 
     static Arg list(std::vector<Arg> items);
+    // A value exactly as given, malformed or not (a NULL text pointer, NULL
+    // array items): what a buggy host might pass. It owns nothing.
+    static Arg raw(const SplValue& value);
     const SplValue& value() const { return value_; }
 
 private:
