@@ -1,18 +1,29 @@
 #include "core/enum_names.h"
 
 #include "core/error_guard.h"
-#include "core/libtorch_compat.h"
 
 #include <array>
+#include <cctype>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace spl {
 namespace {
 
 // One table per enum: canonical name first, then the aliases PyTorch accepts
 // (torch.long is torch.int64, and so on).
-struct DtypeName { std::string_view name; c10::ScalarType value; };
-const DtypeName kDtypes[] = {
+struct DtypeName { std::string name; c10::ScalarType value; };
+
+// PyTorch's Python names (str(dtype) without "torch."). The classic dtypes
+// have C-style C++ names (Float, Long, ComplexFloat) and are spelled out here;
+// every dtype added since (QInt8, BFloat16, Float8_e4m3fn, UInt16, Bits8,
+// Int4, ...) is named in Python as its C++ name in lower case, so those rows
+// come from LibTorch's own list of ScalarTypes: whichever LibTorch this is
+// built against, each of its dtypes gets PyTorch's name (tests/plugin/
+// test_readback.cpp checks every one against Python's spelling).
+struct ClassicName { const char* name; c10::ScalarType value; };
+constexpr ClassicName kClassicDtypes[] = {
     {"float32", c10::ScalarType::Float},  {"float64", c10::ScalarType::Double},
     {"float16", c10::ScalarType::Half},   {"bfloat16", c10::ScalarType::BFloat16},
     {"int64", c10::ScalarType::Long},     {"int32", c10::ScalarType::Int},
@@ -20,12 +31,8 @@ const DtypeName kDtypes[] = {
     {"uint8", c10::ScalarType::Byte},     {"bool", c10::ScalarType::Bool},
     {"complex64", c10::ScalarType::ComplexFloat}, {"complex128", c10::ScalarType::ComplexDouble},
     {"complex32", c10::ScalarType::ComplexHalf},
-    {"qint8", c10::ScalarType::QInt8},    {"quint8", c10::ScalarType::QUInt8},
-    {"qint32", c10::ScalarType::QInt32},
-#if SPL_TORCH_HAS_FLOAT8
-    {"float8_e4m3fn", c10::ScalarType::Float8_e4m3fn}, {"float8_e5m2", c10::ScalarType::Float8_e5m2},
-#endif
-    // aliases
+};
+constexpr ClassicName kDtypeAliases[] = {
     {"float", c10::ScalarType::Float},    {"double", c10::ScalarType::Double},
     {"half", c10::ScalarType::Half},      {"long", c10::ScalarType::Long},
     {"int", c10::ScalarType::Int},        {"short", c10::ScalarType::Short},
@@ -33,7 +40,41 @@ const DtypeName kDtypes[] = {
     {"chalf", c10::ScalarType::ComplexHalf}, {"f32", c10::ScalarType::Float},
     {"f64", c10::ScalarType::Double},
 };
-constexpr size_t kCanonicalDtypes = SPL_TORCH_HAS_FLOAT8 ? 18 : 16;
+
+struct DtypeTable {
+    std::vector<DtypeName> rows; // canonical names, then aliases
+    size_t canonical = 0;
+};
+
+DtypeTable build_dtype_table() {
+    DtypeTable table;
+    for (const ClassicName& c : kClassicDtypes) table.rows.push_back({c.name, c.value});
+    const auto named = [&](c10::ScalarType type) {
+        for (const DtypeName& row : table.rows)
+            if (row.value == type) return true;
+        return false;
+    };
+#define SPL_ADD_DTYPE(_, cpp_name)                                                              \
+    if (!named(c10::ScalarType::cpp_name)) {                                                    \
+        std::string name = #cpp_name;                                                           \
+        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch))); \
+        table.rows.push_back({std::move(name), c10::ScalarType::cpp_name});                     \
+    }
+    AT_FORALL_SCALAR_TYPES_WITH_COMPLEX_AND_QINTS(SPL_ADD_DTYPE)
+#undef SPL_ADD_DTYPE
+    table.canonical = table.rows.size();
+    for (const ClassicName& a : kDtypeAliases) table.rows.push_back({a.name, a.value});
+    // torch.bit is torch.uint1, where this LibTorch has uint1.
+    for (size_t i = 0; i < table.canonical; ++i)
+        if (table.rows[i].name == "uint1") table.rows.push_back({"bit", table.rows[i].value});
+    return table;
+}
+
+// Built once, read-only afterwards (a function-local static: thread-safe).
+const DtypeTable& dtypes() {
+    static const DtypeTable table = build_dtype_table();
+    return table;
+}
 
 template <class Table>
 [[noreturn]] void unknown(const char* kind, std::string_view name, const Table& table, size_t canonical) {
@@ -77,13 +118,13 @@ const char* name_of(const Table& table, Value value) {
 
 } // namespace
 
-c10::ScalarType parse_dtype(std::string_view name) { return parse_name("dtype", name, kDtypes, kCanonicalDtypes); }
-
-const char* dtype_name(c10::ScalarType type) {
-    // Canonical names come first in kDtypes, so the first match is the one to show.
-    const char* name = name_of(kDtypes, type);
-    return std::string_view(name) == "unknown" ? c10::toString(type) : name;
+c10::ScalarType parse_dtype(std::string_view name) {
+    return parse_name("dtype", name, dtypes().rows, dtypes().canonical);
 }
+
+// Canonical names come first in the table, so the first match is the one to
+// show; every ScalarType but Undefined has one.
+const char* dtype_name(c10::ScalarType type) { return name_of(dtypes().rows, type); }
 
 c10::Layout parse_layout(std::string_view name) { return parse_name("layout", name, kLayouts, kLayouts.size()); }
 

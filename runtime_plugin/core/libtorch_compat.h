@@ -15,6 +15,8 @@
 // SymBool (a symbolic bool) and the float8 dtypes arrived in 2.1.
 #define SPL_TORCH_HAS_SYMBOOL SPL_TORCH_AT_LEAST(2, 1)
 #define SPL_TORCH_HAS_FLOAT8 SPL_TORCH_AT_LEAST(2, 1)
+// uint16, uint32 and uint64 arrived in 2.3.
+#define SPL_TORCH_HAS_UNSIGNED SPL_TORCH_AT_LEAST(2, 3)
 
 namespace spl::compat {
 

@@ -3,8 +3,9 @@
 #include "extras/extras_registry.h"
 
 #define SPL_EXTRAS(X)                                                                                           \
-    X(rt_torch_from_f64) X(rt_torch_from_i64) X(rt_torch_from_bool) X(rt_torch_to_f64_list)                  \
-    X(rt_torch_to_i64_list) X(rt_torch_to_bool_list) X(rt_torch_shape) X(rt_torch_dtype) X(rt_torch_device)  \
+    X(rt_torch_from_f64) X(rt_torch_from_i64) X(rt_torch_from_bool) X(rt_torch_from_complex)                \
+    X(rt_torch_to_f64_list) X(rt_torch_to_i64_list) X(rt_torch_to_bool_list) X(rt_torch_to_complex_list)      \
+    X(rt_torch_shape) X(rt_torch_dtype) X(rt_torch_device)                                                    \
     X(rt_torch_requires_grad) X(rt_torch_shares_storage) X(rt_torch_free) X(rt_torch_is_live)                \
     X(rt_torch_live_handles) X(rt_torch_no_grad_enter) X(rt_torch_no_grad_exit) X(rt_torch_is_grad_enabled) \
     X(rt_torch_backward) X(rt_torch_grad) X(rt_torch_zero_grad) X(rt_torch_version)                          \

@@ -90,6 +90,47 @@ def ragged_lists(values):
     values["ragged_dim2"] = error_text(lambda: torch.tensor([[[1, 2], [3, 4]], [[5, 6], [7]]]))
 
 
+def first_line_of_error(body):
+    """'' when body() works, else the first line of its error message."""
+    try:
+        body()
+        return ""
+    except Exception as e:  # RuntimeError, NotImplementedError: the text is what matters
+        return str(e).split("\n")[0]
+
+
+def readback_values(values):
+    """Reading values back: lazy views, complex numbers, every dtype's name (issue 10)."""
+    values["neg_view_int"] = torch.tensor([1, -2, 3])._neg_view().tolist()
+    values["neg_view_float"] = torch.tensor([[1.5, -2.0], [0.25, 4.0]], dtype=torch.float64)._neg_view().tolist()
+    values["conj_imag"] = torch.view_as_complex(torch.tensor([[13.0, 2.0], [-2.0, -1.0]], dtype=torch.float64)).conj().imag.tolist()
+    z = torch.tensor([1 + 2j, -0.5 - 1.5j, 3.0, 2j])
+    values["complex_dtype"] = dtype(z)
+    values["complex_pairs"] = [[c.real, c.imag] for c in z.tolist()]
+    values["complex_reprs"] = [repr(c) for c in z.tolist()]
+    values["complex_times_conj"] = [[c.real, c.imag] for c in (z * z.conj()).tolist()]
+    values["complex_conj_pairs"] = [[c.real, c.imag] for c in z.conj().tolist()]
+    parts = torch.complex(torch.tensor([1.0, 2.0]), torch.tensor([-1.0, 0.5]))
+    values["complex_from_parts_dtype"] = dtype(parts)
+    values["complex_from_parts"] = [[c.real, c.imag] for c in parts.tolist()]
+    edge = [(1.0, -0.0), (0.0, -2.0), (-0.0, 2.0), (0.0, 0.0), (1e20, -3.25), (2.5, 1e-07)]
+    values["complex_edge_parts"] = [[re, im] for re, im in edge]
+    values["complex_edge_reprs"] = [repr(complex(re, im)) for re, im in edge]
+    values["uint32_values"] = torch.tensor([0, 7, 4294967295]).to(torch.uint32).tolist()
+    values["uint16_values"] = torch.tensor([0, 7, 65535]).to(torch.uint16).tolist()
+    values["uint64_values"] = torch.tensor([5, 2**62]).to(torch.uint64).tolist()
+    values["uint64_minus_one_bits"] = torch.tensor([5, -1]).to(torch.uint64).view(torch.int64).tolist()
+    values["float8_e4m3fn_values"] = torch.tensor([0.3, 1.7, -448.0, 3.14]).to(torch.float8_e4m3fn).tolist()
+    values["float8_e5m2_values"] = torch.tensor([0.3, 1.7, -448.0, 3.14]).to(torch.float8_e5m2).tolist()
+    hashed = torch.hash_tensor(torch.tensor([1.0, 2.0, 3.0]))
+    values["hash_dtype"] = dtype(hashed)
+    values["hash_bits"] = hashed.view(torch.int64).tolist()
+    values["bool_view_of_bytes"] = torch.tensor([0, 1, 190, 255], dtype=torch.uint8).view(torch.bool).tolist()
+    names = sorted({str(v).replace("torch.", "") for v in vars(torch).values() if isinstance(v, torch.dtype)})
+    values["dtype_names"] = names
+    values["dtype_to_errors"] = [first_line_of_error(lambda d=getattr(torch, n): torch.zeros(2).to(d)) for n in names]
+
+
 def main():
     values = {}
     a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -154,6 +195,7 @@ def main():
 
     conveniences(values)
     ragged_lists(values)
+    readback_values(values)
 
     with open(OUT, "w") as f:
         f.write(f'"""Reference values from Python PyTorch {torch.__version__} (same LibTorch as the plugin).\n')
