@@ -24,6 +24,16 @@ def quantize_with_scale(text):
     return lambda t: torch.quantize_per_tensor(t, float(text), 3, torch.quint8)
 
 
+def no_grad_slice(t):
+    with torch.no_grad():
+        return t[:2]
+
+
+def no_grad_add_(t):
+    with torch.no_grad():
+        return t.add_(1)
+
+
 STEPS = {
     "view_as_complex": torch.view_as_complex,  # base [..., 2] real -> complex
     "conj": torch.conj,  # lazy conjugate bit
@@ -32,6 +42,9 @@ STEPS = {
     "add_one": lambda t: t + 1,  # grad_fn=<AddBackward0>
     "mul_two": lambda t: t * 2,  # grad_fn=<MulBackward0>
     "sum": torch.sum,  # 0-d, grad_fn=<SumBackward0>
+    "clone": torch.clone,  # a non-leaf that requires grad
+    "no_grad_slice": no_grad_slice,  # t[:2] made in no_grad mode
+    "no_grad_add_": no_grad_add_,  # then changed in place: reading grad_fn fails, printed <Invalid>
     "to_meta": lambda t: t.to("meta"),  # no values: "..." and the size
     "zerotensor": lambda t: torch._efficientzerotensor(t.shape, dtype=t.dtype),  # ZeroTensor bit
     "nested_rows": lambda t: torch._nested_tensor_from_tensor_list(list(t.unbind(0))),  # nested_tensor([...])
@@ -119,6 +132,8 @@ CASES = [
     ("float64", seeded(11, 4), torch.float64, False, []),
     ("float64 int-valued", torch.tensor([1.0, 2.0]), torch.float64, False, []),
     ("float16 int-valued", torch.tensor([1.0, -65504.0]), torch.float16, False, []),
+    ("float8_e4m3fn", torch.tensor([0.5, -1.25, 300.0, 1e-3]), torch.float32, False, ["to:float8_e4m3fn"]),
+    ("float8_e5m2", torch.tensor([[0.5, -1.25], [3.0, 2.0]]), torch.float32, False, ["to:float8_e5m2"]),
     # Complex: real and imaginary parts formatted separately.
     ("complex64 (issue example)", pairs([13 + 0j, -2 - 1j, 0.5 + 2.25j]), torch.float32, False, ["view_as_complex"]),
     ("complex128 randn", seeded(12, 3, 2), torch.float64, False, ["view_as_complex"]),
@@ -128,6 +143,7 @@ CASES = [
     ("complex64 nan", pairs([complex(nan, 1), complex(2, inf)]), torch.float32, False, ["view_as_complex"]),
     ("complex64 conj()", pairs([13 + 0j, -2 - 1j, 0.5 + 2.25j]), torch.float32, False, ["view_as_complex", "conj"]),
     ("complex128 conj()", seeded(14, 2, 2), torch.float64, False, ["view_as_complex", "conj"]),
+    ("complex32", pairs([1 + 2j, 0.5 - 3j]), torch.float32, False, ["view_as_complex", "to:complex32"]),
     ("complex 0-d", pairs(1.5 - 2j), torch.float32, False, ["view_as_complex"]),
     ("complex summarized", seeded(15, 1200, 2), torch.float32, False, ["view_as_complex"]),
     ("complex wide row wraps", seeded(16, 12, 2), torch.float64, False, ["view_as_complex"]),
@@ -163,6 +179,7 @@ CASES = [
     ("grad_fn MulBackward0 float64", seeded(20, 2, 2), torch.float64, True, ["mul_two"]),
     ("grad_fn SumBackward0", seeded(21, 4), torch.float32, True, ["sum"]),
     ("grad_fn TransposeBackward0", seeded(22, 2, 3), torch.float32, True, ["transpose"]),
+    ("grad_fn Invalid", seeded(32, 3), torch.float32, True, ["clone", "no_grad_slice", "no_grad_add_"]),
     ("suffix wraps past linewidth", seeded(23, 7), torch.float64, True, ["add_one"]),
     ("suffix wraps after a multi-line body", seeded(24, 2, 7) * 1000, torch.float64, True, ["mul_two"]),
 ]
@@ -173,7 +190,12 @@ def build(base, dtype, requires_grad, steps):
     if requires_grad:
         t.requires_grad_(True)
     for step in steps:
-        t = quantize_with_scale(step[len("quantize@"):])(t) if step.startswith("quantize@") else STEPS[step](t)
+        if step.startswith("quantize@"):
+            t = quantize_with_scale(step[len("quantize@") :])(t)
+        elif step.startswith("to:"):  # "to:<dtype>": t.to(dtype), for dtypes the upload cannot make
+            t = t.to(getattr(torch, step[len("to:") :]))
+        else:
+            t = STEPS[step](t)
     return t
 
 

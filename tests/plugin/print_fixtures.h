@@ -1499,6 +1499,20 @@ inline const std::vector<Case>& cases() {
      {},
      false, {},
      "tensor([ 1.0000e+00, -6.5504e+04], dtype=torch.float16)"},
+    {"float8_e4m3fn", "float32",
+     {4},
+     {
+      0x1.0000000000000p-1, -0x1.4000000000000p+0, 0x1.2c00000000000p+8, 0x1.0624de0000000p-10},
+     {},
+     false, {"to:float8_e4m3fn"},
+     "tensor([ 5.0000e-01, -1.2500e+00,  2.8800e+02,  1.9531e-03],\n       dtype=torch.float8_e4m3fn)"},
+    {"float8_e5m2", "float32",
+     {2, 2},
+     {
+      0x1.0000000000000p-1, -0x1.4000000000000p+0, 0x1.8000000000000p+1, 0x1.0000000000000p+1},
+     {},
+     false, {"to:float8_e5m2"},
+     "tensor([[ 0.5000, -1.2500],\n        [ 3.0000,  2.0000]], dtype=torch.float8_e5m2)"},
     {"complex64 (issue example)", "float32",
      {3, 2},
      {
@@ -1556,6 +1570,13 @@ inline const std::vector<Case>& cases() {
      {},
      false, {"view_as_complex", "conj"},
      "tensor([-1.0141+0.3720j, -0.7516+0.8623j], dtype=torch.complex128)"},
+    {"complex32", "float32",
+     {2, 2},
+     {
+      0x1.0000000000000p+0, 0x1.0000000000000p+1, 0x1.0000000000000p-1, -0x1.8000000000000p+1},
+     {},
+     false, {"view_as_complex", "to:complex32"},
+     "tensor([1.0000+2.j, 0.5000-3.j], dtype=torch.complex32)"},
     {"complex 0-d", "float32",
      {2},
      {
@@ -2067,6 +2088,13 @@ inline const std::vector<Case>& cases() {
      {},
      true, {"transpose"},
      "tensor([[ 1.0302,  1.3587],\n        [-0.5073, -3.0745],\n        [-0.1017, -0.7659]], grad_fn=<TransposeBackward0>)"},
+    {"grad_fn Invalid", "float32",
+     {3},
+     {
+      0x1.baef2a0000000p-1, 0x1.d1e47c0000000p-6, 0x1.0d17720000000p-1},
+     {},
+     true, {"clone", "no_grad_slice", "no_grad_add_"},
+     "tensor([1.8651, 1.0284], grad_fn=<Invalid>)"},
     {"suffix wraps past linewidth", "float64",
      {7},
      {

@@ -33,6 +33,14 @@ int64_t apply_step(const std::string& step, int64_t h) {
     if (step == "add_one") return op_handle("rt_torch_add_Tensor", {h, wrapped_number(1)});
     if (step == "mul_two") return op_handle("rt_torch_mul_Tensor", {h, wrapped_number(2)});
     if (step == "sum") return op_handle("rt_torch_sum", {h});
+    if (step == "clone") return op_handle("rt_torch_clone", {h});
+    if (step == "no_grad_slice" || step == "no_grad_add_") {
+        const bool previous = plugin().runtime("rt_torch_no_grad_enter").as_bool();
+        const int64_t result = step == "no_grad_slice" ? op_handle("rt_torch_slice_Tensor", {h, 0, 0, 2})
+                                                       : op_handle("rt_torch_add__Scalar", {h, 1});
+        plugin().runtime("rt_torch_no_grad_exit", {previous});
+        return result;
+    }
     if (step == "to_meta") return op_handle("rt_torch_to_device", {h, "meta", dtype_of_handle(h)});
     if (step == "zerotensor")
         return op_handle("rt_torch__efficientzerotensor", {ints(shape_of(h)), dtype_of_handle(h)});
@@ -46,6 +54,7 @@ int64_t apply_step(const std::string& step, int64_t h) {
     if (step == "to_sparse_csc") return op_handle("rt_torch_to_sparse", {h, "sparse_csc"});
     if (step == "to_mkldnn") return op_handle("rt_torch_to_mkldnn", {h});
     if (step == "quantize") return op_handle("rt_torch_quantize_per_tensor", {h, 0.1, 3, "quint8"});
+    if (step.rfind("to:", 0) == 0) return op_handle("rt_torch_to_dtype", {h, step.substr(3)});
     if (step.rfind("quantize@", 0) == 0) // the scale as Python wrote it; strtod reads the same double
         return op_handle("rt_torch_quantize_per_tensor", {h, std::stod(step.substr(9)), 3, "quint8"});
     if (step == "quantize_per_channel") {

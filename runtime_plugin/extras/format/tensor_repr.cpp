@@ -13,6 +13,7 @@
 #include <c10/core/DefaultDtype.h>
 #include <torch/csrc/autograd/function.h>
 
+#include <optional>
 #include <vector>
 
 namespace spl::format {
@@ -58,6 +59,20 @@ std::string grad_fn_name(const torch::autograd::Node& node) {
     const std::string name = node.name();
     const size_t colons = name.rfind("::");
     return colons == std::string::npos ? name : name.substr(colons + 2);
+}
+
+// The grad_fn suffix's name, or nullopt without one. Reading grad_fn can
+// fail: for a view made in no_grad mode whose base was then changed in place,
+// LibTorch refuses to rebase it. PyTorch prints that tensor with
+// grad_fn=<Invalid> rather than failing to print, and so does the port.
+std::optional<std::string> grad_fn_text(const at::Tensor& tensor) {
+    try {
+        const auto& grad_fn = tensor.grad_fn(); // a shared_ptr in 1.13, an intrusive_ptr in 2.x
+        if (!grad_fn) return std::nullopt;
+        return grad_fn_name(*grad_fn);
+    } catch (const c10::Error&) {
+        return "Invalid";
+    }
 }
 
 // nested_tensor([...]): each component's own text, every line indented by two.
@@ -139,7 +154,7 @@ std::string tensor_repr(const at::Tensor& inp, const PrintOptions& options) {
     if (self.layout() != c10::kStrided && !self.is_nested()) suffixes.push_back("layout=" + layout_text(self.layout()));
 
     // grad_fn and requires_grad belong to the tensor given, not to its detached alias.
-    if (const auto grad_fn = inp.grad_fn()) suffixes.push_back("grad_fn=<" + grad_fn_name(*grad_fn) + ">");
+    if (const std::optional<std::string> name = grad_fn_text(inp)) suffixes.push_back("grad_fn=<" + *name + ">");
     else if (inp.requires_grad()) suffixes.push_back("requires_grad=True");
 
     // A COO tensor's body ends in its values; the suffixes start on a new line.
