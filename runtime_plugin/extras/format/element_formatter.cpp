@@ -31,7 +31,7 @@ std::vector<std::string> integer_texts(const at::Tensor& values) {
         const at::Tensor bytes = cpu.to(c10::kByte); // any non-zero byte is True, as in PyTorch
         const uint8_t* data = bytes.data_ptr<uint8_t>();
         for (int64_t i = 0; i < bytes.numel(); ++i) texts.push_back(data[i] ? "True" : "False");
-    } else if (type != c10::kLong && c10::elementSize(type) == 8) {
+    } else if (c10::isIntegralType(type, false) && type != c10::kLong && c10::elementSize(type) == 8) {
         const auto* data = static_cast<const uint64_t*>(cpu.data_ptr());
         for (int64_t i = 0; i < cpu.numel(); ++i) texts.push_back(std::to_string(data[i]));
     } else {
