@@ -232,22 +232,27 @@ def wrapped(items, per_line=8, indent="      "):
 def main():
     warnings.filterwarnings("ignore")  # the nested-tensor prototype warning
     names = set()
-    entries = []
-    for name, base, dtype, requires_grad, steps in CASES:
+    arrays = []  # the values live in static arrays: a braced list of thousands
+    entries = []  # of values inside cases() would be built on the stack
+    for index, (name, base, dtype, requires_grad, steps) in enumerate(CASES):
         assert name not in names, name
         names.add(name)
         t = build(base, dtype, requires_grad, steps)
         expected = str(t)
         base = base.to(dtype)
         flat = base.reshape(-1).tolist()
-        is_float = base.dtype.is_floating_point
-        floats = [c_double(float(v)) for v in flat] if is_float else []
-        ints = [str(int(v)) for v in flat] if not is_float else []
+        if not flat:
+            values = "{}, {}"
+        elif base.dtype.is_floating_point:
+            arrays.append(f"const double kValues{index}[] = " + wrapped([c_double(float(v)) for v in flat]) + ";")
+            values = f"all(kValues{index}), {{}}"
+        else:
+            arrays.append(f"const int64_t kValues{index}[] = " + wrapped([str(int(v)) for v in flat], per_line=16) + ";")
+            values = f"{{}}, all(kValues{index})"
         entries.append(
             "    {" + c_string(name) + ", " + c_string(str(dtype).replace("torch.", "")) + ",\n"
             + "     {" + ", ".join(str(s) for s in base.shape) + "},\n"
-            + "     " + wrapped(floats) + ",\n"
-            + "     " + wrapped(ints, per_line=16) + ",\n"
+            + "     " + values + ",\n"
             + "     " + ("true" if requires_grad else "false") + ", {"
             + ", ".join(c_string(s) for s in steps) + "},\n"
             + "     " + c_string(expected) + "}"
@@ -258,7 +263,7 @@ def main():
             + torch.__version__ + "; do not edit.\n"
             "// Each case: the text `str(t)` gives and the recipe that rebuilds t.\n"
             "#pragma once\n\n"
-            "#include <cmath>\n#include <cstdint>\n#include <string>\n#include <vector>\n\n"
+            "#include <cmath>\n#include <cstddef>\n#include <cstdint>\n#include <string>\n#include <vector>\n\n"
             "namespace print_fixtures {\n\n"
             "struct Case {\n"
             "    const char* name;\n"
@@ -270,10 +275,16 @@ def main():
             "    std::vector<std::string> steps;  // applied in order (see make_print_fixtures.py)\n"
             "    const char* expected;            // str(t) in Python\n"
             "};\n\n"
+            "namespace values {\n\n"
+            "template <class T, size_t N>\n"
+            "std::vector<T> all(const T (&values)[N]) { return std::vector<T>(values, values + N); }\n\n"
+            + "\n".join(arrays)
+            + "\n\n} // namespace values\n\n"
             "inline const std::vector<Case>& cases() {\n"
-            "    static const std::vector<Case> all = {\n"
+            "    using namespace values;\n"
+            "    static const std::vector<Case> all_cases = {\n"
             + ",\n".join(entries)
-            + "};\n    return all;\n}\n\n} // namespace print_fixtures\n"
+            + "};\n    return all_cases;\n}\n\n} // namespace print_fixtures\n"
         )
     print(f"wrote {len(entries)} cases to {OUT}")
 
