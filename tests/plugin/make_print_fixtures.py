@@ -11,6 +11,7 @@ Run with the project venv's python (the same LibTorch the plugin uses):
 """
 import math
 import os
+import random
 import warnings
 
 import torch
@@ -183,6 +184,47 @@ CASES = [
     ("suffix wraps past linewidth", seeded(23, 7), torch.float64, True, ["add_one"]),
     ("suffix wraps after a multi-line body", seeded(24, 2, 7) * 1000, torch.float64, True, ["mul_two"]),
 ]
+
+
+def random_cases(count, seed):
+    """Seeded variety beyond the hand-picked cases: random shapes, dtypes and
+    magnitudes (1e-9 .. 1e11, so every formatter mode comes up), some rounded
+    to integers, some with a nan/inf/zero, some complex, conjugated or negated."""
+    rng = random.Random(seed)
+    cases = []
+    for i in range(count):
+        kind = rng.choice(["float", "float", "float", "int", "bool", "complex"])
+        shape = tuple(rng.choice([1, 2, 3, 5, 9]) for _ in range(rng.choice([0, 1, 1, 2, 2, 3])))
+        torch.manual_seed(1000 + i)
+        scale = 10 ** rng.uniform(-9, 11)
+        name = f"random #{i} ({kind})"
+        if kind == "float":
+            dtype = rng.choice([torch.float32, torch.float64, torch.float16, torch.bfloat16])
+            base = torch.randn(shape) * scale
+            if rng.random() < 0.3:
+                base = base.round()
+            if rng.random() < 0.2 and base.numel() > 2:
+                base.view(-1)[0] = rng.choice([nan, inf, -inf, 0.0, -0.0])
+            steps = rng.choice([[], [], ["neg_view"]] + ([["transpose"]] if len(shape) >= 2 else []))
+            cases.append((name, base, dtype, False, steps))
+        elif kind == "int":
+            dtype = rng.choice([torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64])
+            high = {torch.int8: 127, torch.uint8: 255, torch.int16: 30000, torch.int32: 2**31 - 1, torch.int64: 2**62}
+            low = 0 if dtype == torch.uint8 else -high[dtype]
+            cases.append((name, torch.randint(low, high[dtype], shape, dtype=torch.int64), dtype, False, []))
+        elif kind == "bool":
+            cases.append((name, torch.rand(shape) > 0.5, torch.bool, False, []))
+        else:
+            dtype = rng.choice([torch.float32, torch.float64])
+            base = torch.randn(shape + (2,)) * scale
+            if rng.random() < 0.3:
+                base = base.round()
+            steps = ["view_as_complex"] + rng.choice([[], ["conj"], ["conj", "neg_view"]])
+            cases.append((name, base, dtype, False, steps))
+    return cases
+
+
+CASES += random_cases(60, seed=7)
 
 
 def build(base, dtype, requires_grad, steps):
