@@ -65,13 +65,31 @@ int64_t apply_step(const std::string& step, int64_t h) {
     throw std::runtime_error("the printing test knows no step '" + step + "'");
 }
 
+// Why a case cannot be built on this LibTorch (an older one lacks a dtype, an
+// operator or an overload its recipe needs: 1.13 has no float8 and no
+// to_sparse(layout)), or "" when it can. Only these reasons skip a case; any
+// other failure to build it fails the test.
+std::string missing_here(const std::string& error) {
+    for (const char* reason : {"unknown dtype '", "the tests know no dtype '", "the plugin has no function ", " were given; signature: "})
+        if (error.find(reason) != std::string::npos) return error;
+    return "";
+}
+
 } // namespace
 
 TEST_CASE_FIXTURE(LeakChecked, "rt_torch_format prints every fixture exactly as Python's str(t)") {
     for (const print_fixtures::Case& c : print_fixtures::cases()) {
-        INFO("case: " << c.name);
-        int64_t h = upload(base_of(c), c.requires_grad).h;
-        for (const std::string& step : c.steps) h = apply_step(step, h);
+        INFO("case: " << std::string(c.name));
+        int64_t h = 0;
+        try {
+            h = upload(base_of(c), c.requires_grad).h;
+            for (const std::string& step : c.steps) h = apply_step(step, h);
+        } catch (const std::exception& e) {
+            const std::string why = missing_here(e.what());
+            if (why.empty()) throw;
+            MESSAGE("skipped " << std::string(c.name) << ": this LibTorch lacks what it needs (" << why << ")");
+            continue;
+        }
         const std::string got = format(h);
         INFO("expected:\n" << c.expected);
         INFO("got:\n" << got);
