@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One-time (and idempotent, fast when done) setup: Debian packages, the
-# pinned torch in .venv, and a configured + built `build/`.
+# pinned torch in .venv, and configured + built `build/`, `build-1.13/` and
+# `build-asan/`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,4 +36,10 @@ if [ "${SPL_TORCH_SKIP_DEBIAN:-0}" != 1 ]; then
   ninja -C build-1.13 -j"$(nproc)" runtime_plugin/libspl_torch.so tests/plugin/test_plugin \
     tests/plugin/test_cuda_linkage tests/headers/test_headers >/dev/null
 fi
-echo "setup: done (LibTorch $PIN in build/, Debian's LibTorch in build-1.13/)"
+# build-asan/: everything again with ASan + UBSan (scripts/sanitize.sh), for
+# scripts/test.sh to run every suite under the sanitizers. The longest build:
+# SPL_TORCH_SKIP_SANITIZE=1 leaves it out.
+if [ "${SPL_TORCH_SKIP_SANITIZE:-0}" != 1 ]; then
+  scripts/sanitize.sh --build-only
+fi
+echo "setup: done (LibTorch $PIN in build/ and, sanitized, build-asan/; Debian's LibTorch in build-1.13/)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test (meson test: generator, plugin, host, Simple specs) and
-# ends with the line "N passed, N failed". Assumes scripts/setup.sh ran.
+# Runs every test (meson test: generator, plugin, host, Simple specs), on
+# build/, build-1.13/ and the sanitized build-asan/ where they are configured,
+# and ends with the line "N passed, N failed". Assumes scripts/setup.sh ran.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ninja -C build >/dev/null || exit 1
@@ -15,7 +16,15 @@ if [ -f build-1.13/build.ninja ]; then
   echo "== Debian's LibTorch, build-1.13/"
   rm -f build-1.13/meson-logs/testlog.json
   meson test -C build-1.13 --print-errorlogs --num-processes 2 plugin "cuda linkage" header_frontend gpu || status=1
-  if [ -f build-1.13/meson-logs/testlog.json ]; then logs+=(build-1.13/meson-logs/testlog.json); else broken=1; fi
+  if [ -f build-1.13/meson-logs/testlog.json ]; then logs+=(build-1.13/meson-logs/testlog.json); else broken=$((broken + 1)); fi
+fi
+if [ -f build-asan/build.ninja ]; then
+  # Every suite again, built with ASan + UBSan (scripts/sanitize.sh; setup.sh
+  # builds it unless SPL_TORCH_SKIP_SANITIZE=1). Its tests count in the total.
+  echo "== sanitized (AddressSanitizer + UndefinedBehaviorSanitizer), build-asan/"
+  rm -f build-asan/meson-logs/testlog.json
+  scripts/sanitize.sh || status=1
+  if [ -f build-asan/meson-logs/testlog.json ]; then logs+=(build-asan/meson-logs/testlog.json); else broken=$((broken + 1)); fi
 fi
 # The figures the suites measure, from their logs: coverage, generation and
 # header-scan times, front-end agreement, operators exercised.
