@@ -84,17 +84,8 @@ private:
     // ---- expressions
     ExprPtr parse_expr();
     ExprPtr parse_lambda();
-    ExprPtr parse_or();
-    ExprPtr parse_and();
-    ExprPtr parse_not();
-    ExprPtr parse_comparison();
-    ExprPtr parse_coalesce();
-    ExprPtr parse_range();
-    ExprPtr parse_additive();
-    ExprPtr parse_multiplicative();
-    ExprPtr parse_cast();
-    ExprPtr parse_unary();
-    ExprPtr parse_power();
+    ExprPtr parse_operators(int limit); // see kInfix
+    ExprPtr parse_prefixed(int limit);  // `not x`, `-x`, `+x`, or a postfix expression
     ExprPtr parse_postfix();
     ExprPtr parse_primary();
     ExprPtr parse_string(const Token& t);
@@ -747,7 +738,7 @@ StmtPtr Parser::parse_block_call() {
 
 ExprPtr Parser::parse_expr() {
     if (at(Tok::Backslash)) return parse_lambda();
-    return parse_or();
+    return parse_operators(0);
 }
 
 ExprPtr Parser::parse_lambda() {
@@ -785,116 +776,86 @@ ExprPtr Parser::parse_lambda() {
     return std::make_unique<Lambda>(loc, std::move(proto));
 }
 
-ExprPtr Parser::parse_or() {
-    ExprPtr e = parse_and();
-    while (at(Tok::KwOr)) {
-        SourceLoc loc = advance().loc;
-        e = std::make_unique<Logical>(loc, false, std::move(e), parse_and());
-    }
-    return e;
-}
+namespace {
 
-ExprPtr Parser::parse_and() {
-    ExprPtr e = parse_not();
-    while (at(Tok::KwAnd)) {
-        SourceLoc loc = advance().loc;
-        e = std::make_unique<Logical>(loc, true, std::move(e), parse_not());
-    }
-    return e;
-}
+// Operator precedence as one table, as Lua's `subexpr` reads its
+// `priority[]`: an infix operator continues an expression being parsed under
+// `limit` when its `left` priority is above the limit, and its right operand
+// is parsed under `right`. Equal priorities fold to the left; `right` below
+// `left` makes an operator right-associative (`**`). From loosest to tightest:
+// or, and, (prefix not: 3), comparisons and `in`, `??`, ranges, + -, * / % @,
+// `as`, (prefix - +: 10), `**`.
+enum class InfixKind : uint8_t { Logical, Binary, Range, Cast };
+struct InfixRule {
+    Tok tok;
+    uint8_t left, right;
+    InfixKind kind;
+    BinOp op = BinOp::Add; // for Binary
+    bool flag = false;     // Logical: is `and`; Range: is inclusive `..=`
+};
+constexpr InfixRule kInfix[] = {
+    {Tok::KwOr, 1, 1, InfixKind::Logical, BinOp::Add, false},
+    {Tok::KwAnd, 2, 2, InfixKind::Logical, BinOp::Add, true},
+    {Tok::EqEq, 4, 4, InfixKind::Binary, BinOp::Eq},
+    {Tok::NotEq, 4, 4, InfixKind::Binary, BinOp::Ne},
+    {Tok::Lt, 4, 4, InfixKind::Binary, BinOp::Lt},
+    {Tok::Le, 4, 4, InfixKind::Binary, BinOp::Le},
+    {Tok::Gt, 4, 4, InfixKind::Binary, BinOp::Gt},
+    {Tok::Ge, 4, 4, InfixKind::Binary, BinOp::Ge},
+    {Tok::KwIn, 4, 4, InfixKind::Binary, BinOp::In},
+    {Tok::KwNot, 4, 4, InfixKind::Binary, BinOp::NotIn}, // two tokens: `not in`
+    {Tok::QuestionQuestion, 5, 5, InfixKind::Binary, BinOp::Coalesce},
+    {Tok::DotDot, 6, 6, InfixKind::Range, BinOp::Add, false},
+    {Tok::DotDotEq, 6, 6, InfixKind::Range, BinOp::Add, true},
+    {Tok::Plus, 7, 7, InfixKind::Binary, BinOp::Add},
+    {Tok::Minus, 7, 7, InfixKind::Binary, BinOp::Sub},
+    {Tok::Star, 8, 8, InfixKind::Binary, BinOp::Mul},
+    {Tok::Slash, 8, 8, InfixKind::Binary, BinOp::Div},
+    {Tok::Percent, 8, 8, InfixKind::Binary, BinOp::Mod},
+    {Tok::At, 8, 8, InfixKind::Binary, BinOp::MatMul},
+    {Tok::KwAs, 9, 9, InfixKind::Cast},                 // right operand: a type
+    {Tok::StarStar, 12, 9, InfixKind::Binary, BinOp::Pow}, // right 9: `2 ** -1`, `a ** b ** c`
+};
+constexpr int kNotPriority = 3;  // `not a == b` is `not (a == b)`; `not a and b` is `(not a) and b`
+constexpr int kSignPriority = 10; // `-a * b` is `(-a) * b`; `-a ** 2` is `-(a ** 2)`
 
-ExprPtr Parser::parse_not() {
-    if (at(Tok::KwNot)) {
-        SourceLoc loc = advance().loc;
-        return std::make_unique<Unary>(loc, UnaryOp::Not, parse_not());
-    }
-    return parse_comparison();
-}
+} // namespace
 
-ExprPtr Parser::parse_comparison() {
-    ExprPtr e = parse_coalesce();
+ExprPtr Parser::parse_operators(int limit) {
+    ExprPtr e = parse_prefixed(limit);
     while (true) {
-        BinOp op;
-        SourceLoc loc = cur().loc;
-        switch (cur().kind) {
-        case Tok::EqEq: op = BinOp::Eq; break;
-        case Tok::NotEq: op = BinOp::Ne; break;
-        case Tok::Lt: op = BinOp::Lt; break;
-        case Tok::Le: op = BinOp::Le; break;
-        case Tok::Gt: op = BinOp::Gt; break;
-        case Tok::Ge: op = BinOp::Ge; break;
-        case Tok::KwIn: op = BinOp::In; break;
-        case Tok::KwNot:
-            if (peek().kind != Tok::KwIn) return e;
-            advance();
-            op = BinOp::NotIn;
+        const InfixRule* rule = nullptr;
+        for (const InfixRule& r : kInfix)
+            if (at(r.tok) && (r.tok != Tok::KwNot || peek().kind == Tok::KwIn)) rule = &r;
+        if (!rule || rule->left <= limit) return e;
+        SourceLoc loc = advance().loc;
+        if (rule->tok == Tok::KwNot) advance(); // the `in` of `not in`
+        switch (rule->kind) {
+        case InfixKind::Logical:
+            e = std::make_unique<Logical>(loc, rule->flag, std::move(e), parse_operators(rule->right));
             break;
-        default: return e;
+        case InfixKind::Binary:
+            e = std::make_unique<Binary>(loc, rule->op, std::move(e), parse_operators(rule->right));
+            break;
+        case InfixKind::Cast: e = std::make_unique<Cast>(loc, std::move(e), parse_type()); break;
+        case InfixKind::Range:
+            e = std::make_unique<Range>(loc, std::move(e), parse_operators(rule->right), rule->flag);
+            // Ranges do not chain: `a..b..c` means nothing.
+            if (at(Tok::DotDot) || at(Tok::DotDotEq)) fail_at(cur().loc, "a range cannot start another range");
+            break;
         }
-        advance();
-        e = std::make_unique<Binary>(loc, op, std::move(e), parse_coalesce());
     }
 }
 
-ExprPtr Parser::parse_coalesce() {
-    ExprPtr e = parse_range();
-    while (at(Tok::QuestionQuestion)) {
+ExprPtr Parser::parse_prefixed(int limit) {
+    if (at(Tok::KwNot) && kNotPriority >= limit) {
         SourceLoc loc = advance().loc;
-        e = std::make_unique<Binary>(loc, BinOp::Coalesce, std::move(e), parse_range());
+        return std::make_unique<Unary>(loc, UnaryOp::Not, parse_operators(kNotPriority));
     }
-    return e;
-}
-
-ExprPtr Parser::parse_range() {
-    ExprPtr e = parse_additive();
-    if (at(Tok::DotDot) || at(Tok::DotDotEq)) {
-        bool inclusive = at(Tok::DotDotEq);
-        SourceLoc loc = advance().loc;
-        e = std::make_unique<Range>(loc, std::move(e), parse_additive(), inclusive);
-    }
-    return e;
-}
-
-ExprPtr Parser::parse_additive() {
-    ExprPtr e = parse_multiplicative();
-    while (at(Tok::Plus) || at(Tok::Minus)) {
-        BinOp op = at(Tok::Plus) ? BinOp::Add : BinOp::Sub;
-        SourceLoc loc = advance().loc;
-        e = std::make_unique<Binary>(loc, op, std::move(e), parse_multiplicative());
-    }
-    return e;
-}
-
-ExprPtr Parser::parse_multiplicative() {
-    ExprPtr e = parse_cast();
-    while (true) {
-        BinOp op;
-        switch (cur().kind) {
-        case Tok::Star: op = BinOp::Mul; break;
-        case Tok::Slash: op = BinOp::Div; break;
-        case Tok::Percent: op = BinOp::Mod; break;
-        case Tok::At: op = BinOp::MatMul; break;
-        default: return e;
-        }
-        SourceLoc loc = advance().loc;
-        e = std::make_unique<Binary>(loc, op, std::move(e), parse_cast());
-    }
-}
-
-ExprPtr Parser::parse_cast() {
-    ExprPtr e = parse_unary();
-    while (at(Tok::KwAs)) {
-        SourceLoc loc = advance().loc;
-        e = std::make_unique<Cast>(loc, std::move(e), parse_type());
-    }
-    return e;
-}
-
-ExprPtr Parser::parse_unary() {
-    if (at(Tok::Minus) || at(Tok::Plus)) {
+    if ((at(Tok::Minus) || at(Tok::Plus)) && kSignPriority >= limit) {
         bool neg = at(Tok::Minus);
         SourceLoc loc = advance().loc;
-        ExprPtr operand = parse_unary();
+        ExprPtr operand = parse_operators(kSignPriority);
         // Fold `-3` and `-2.5` into literals (also makes i64::MIN writable).
         if (neg && operand->kind == ExprKind::Int) {
             auto& lit = static_cast<Literal&>(*operand);
@@ -910,16 +871,7 @@ ExprPtr Parser::parse_unary() {
         }
         return std::make_unique<Unary>(loc, neg ? UnaryOp::Neg : UnaryOp::Pos, std::move(operand));
     }
-    return parse_power();
-}
-
-ExprPtr Parser::parse_power() {
-    ExprPtr e = parse_postfix();
-    if (at(Tok::StarStar)) {
-        SourceLoc loc = advance().loc;
-        e = std::make_unique<Binary>(loc, BinOp::Pow, std::move(e), parse_unary());
-    }
-    return e;
+    return parse_postfix();
 }
 
 void Parser::parse_args(std::vector<ExprPtr>& args, std::vector<std::string>& names) {
@@ -1079,9 +1031,9 @@ void Parser::parse_comp_clauses(std::vector<CompClause>& clauses, Tok closing) {
                 c.pattern = std::move(tuple);
             }
             expect(Tok::KwIn, "`in`");
-            c.iter = parse_or();
+            c.iter = parse_operators(0);
         } else if (accept(Tok::KwIf)) {
-            c.cond = parse_or();
+            c.cond = parse_operators(0);
         } else {
             fail_expected("`for`, `if` or " + tok_name(closing) + " in the comprehension");
         }
