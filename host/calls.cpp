@@ -171,7 +171,7 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
                 target = &arg_targets(
                     &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; },
                     loc, [&] { return "`" + p.qualified_name + "`"; });
-            } catch (SplError& e) {
+            } catch (ProgramError& e) {
                 e.message += signature_note(p);
                 throw;
             }
@@ -206,7 +206,7 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
             exec_block(p.body);
         } catch (const ControlSignal&) {
             // `?` or a `return` inside a block used as a value: frame.ret is set.
-        } catch (SplError& e) {
+        } catch (ProgramError& e) {
             e.trace.push_back(TraceEntry{p.qualified_name, loc});
             throw;
         }

@@ -3,7 +3,7 @@
 namespace spl {
 
 void throw_error(ErrorKind kind, SourceLoc loc, std::string message) {
-    throw SplError(kind, std::move(message), loc);
+    throw ProgramError(kind, std::move(message), loc);
 }
 
 namespace {
@@ -43,7 +43,7 @@ std::string source_excerpt(SourceLoc loc) {
 // call), with the library frames listed after it. Returns the frame index:
 // 0 is the raise site, k >= 1 the call site trace[k - 1].
 namespace {
-size_t user_frame(const SplError& e) {
+size_t user_frame(const ProgramError& e) {
     if (!e.loc.known() || !e.loc.file->is_library()) return 0;
     for (size_t k = 1; k <= e.trace.size(); ++k) {
         const SourceLoc& at = e.trace[k - 1].call_site;
@@ -53,12 +53,12 @@ size_t user_frame(const SplError& e) {
 }
 } // namespace
 
-SourceLoc report_location(const SplError& e) {
+SourceLoc report_location(const ProgramError& e) {
     size_t k = e.kind == ErrorKind::Syntax ? 0 : user_frame(e);
     return k == 0 ? e.loc : e.trace[k - 1].call_site;
 }
 
-std::string format_error(const SplError& e) {
+std::string format_error(const ProgramError& e) {
     std::string out;
     const size_t max_trace = 12;
     if (e.kind == ErrorKind::Syntax) {

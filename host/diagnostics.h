@@ -30,9 +30,9 @@ struct TraceEntry {
     SourceLoc call_site;   // where it was called from
 };
 
-class SplError : public std::exception {
+class ProgramError : public std::exception {
 public:
-    SplError(ErrorKind kind, std::string message, SourceLoc loc)
+    ProgramError(ErrorKind kind, std::string message, SourceLoc loc)
         : kind(kind), message(std::move(message)), loc(loc) {}
     const char* what() const noexcept override { return message.c_str(); }
 
@@ -45,10 +45,10 @@ public:
 
 // A failed `expect(...)` in a spec. A distinct type so that `expect_error`
 // (which catches runtime errors) never swallows a failing expectation.
-class SpecFailure : public SplError {
+class SpecFailure : public ProgramError {
 public:
     SpecFailure(std::string message, SourceLoc loc)
-        : SplError(ErrorKind::Runtime, std::move(message), loc) {}
+        : ProgramError(ErrorKind::Runtime, std::move(message), loc) {}
 };
 
 // `skip("reason")` inside an example.
@@ -68,10 +68,10 @@ inline constexpr const char* nil_operand_hint =
     throw_error(ErrorKind::Runtime, loc, std::move(message));
 }
 
-std::string format_error(const SplError& e);
+std::string format_error(const ProgramError& e);
 // The location format_error shows first: where the error was raised, or, for
 // an error raised in library code, the innermost call in the program's files.
-SourceLoc report_location(const SplError& e);
+SourceLoc report_location(const ProgramError& e);
 // The source line of `loc` with a caret under its column (two lines), or "".
 std::string source_excerpt(SourceLoc loc);
 

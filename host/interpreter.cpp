@@ -63,7 +63,7 @@ Value Interpreter::make_err(Value v) { return Value(new VariantObj(result_, 1, {
 
 void Interpreter::out(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
-void Interpreter::report_error(const SplError& e) {
+void Interpreter::report_error(const ProgramError& e) {
     std::fflush(stdout);
     std::string text = format_error(e);
     std::fwrite(text.data(), 1, text.size(), stderr);
@@ -163,7 +163,7 @@ void Interpreter::run_drop(InstanceObj* instance) {
         const Value& first = drop.is(ObjType::Overloads) ? drop.as<OverloadSetObj>()->fns[0] : drop;
         ArgList args{nullptr, 0};
         call_function(drop, &self, args, nullptr, nullptr, first.as<FunctionObj>()->proto->loc);
-    } catch (SplError& e) {
+    } catch (ProgramError& e) {
         ++drop_errors_;
         if (!e.trace.empty()) e.trace.pop_back(); // drop was not called from anywhere in the program
         e.notes.push_back("while running `drop` of a " + instance->cls->name);
@@ -188,7 +188,7 @@ int Interpreter::run_program(const std::string& path) {
             if (r.is(ObjType::Variant) && r.as<VariantObj>()->type == result_ && r.as<VariantObj>()->index == 1)
                 runtime_error(main_fn.as<FunctionObj>()->proto->loc, "`main` returned " + repr(r, SourceLoc{}));
         }
-    } catch (const SplError& e) {
+    } catch (const ProgramError& e) {
         report_error(e);
         status = 1;
     }
@@ -208,7 +208,7 @@ int Interpreter::run_tests(const std::vector<std::string>& spec_files) {
         try {
             Value mod = modules_->load_main(file);
             modules_->retire(mod);
-        } catch (const SplError& e) {
+        } catch (const ProgramError& e) {
             spec_->file_error(e);
         }
     }

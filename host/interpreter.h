@@ -137,7 +137,7 @@ public:
     const HostOptions& options() const { return options_; }
     void out(std::string_view text);   // program output (stdout)
     int64_t live_instances(const std::string& class_name) const;
-    void report_error(const SplError& e); // prints to stderr
+    void report_error(const ProgramError& e); // prints to stderr
 
     // ---- modules (interpreter.cpp)
     void execute_module(ModuleObj& m);

@@ -66,7 +66,7 @@ public:
     // A fragment (an interpolated expression): no layout tokens.
     Lexer(const SourceFile& file, uint32_t begin, uint32_t end, uint32_t line, uint32_t col);
 
-    std::vector<Token> tokenize(); // throws SplError (ErrorKind::Syntax)
+    std::vector<Token> tokenize(); // throws ProgramError (ErrorKind::Syntax)
 
 private:
     char peek(size_t ahead = 0) const;

@@ -85,7 +85,7 @@ ModuleObj* ModuleLoader::import(const std::vector<std::string>& path, const Modu
     std::string file = find_file(path, from, &tried);
     std::string name = join(path, 0, ".");
     if (file.empty()) {
-        SplError e(ErrorKind::Load, "cannot find module `" + name + "`", loc);
+        ProgramError e(ErrorKind::Load, "cannot find module `" + name + "`", loc);
         std::string where;
         for (const auto& t : tried) where += "\n     " + t;
         e.notes.push_back("searched (set SIMPLE_LIB or -L to add library roots):" + where);

@@ -19,7 +19,7 @@ struct ModuleScope {
 // Gives every top-level name of `m` (definitions, `use` bindings, exports) a
 // slot in `m.globals` and points each declaration at its slot. Own
 // definitions win over imports, explicit imports over star imports. Throws
-// SplError (ErrorKind::Name) for a name defined twice or a bad export.
+// ProgramError (ErrorKind::Name) for a name defined twice or a bad export.
 ModuleScope collect_module_scope(ModuleObj& m);
 
 } // namespace spl

@@ -1318,7 +1318,7 @@ std::string canonical_type(std::string_view text) {
             if (t.kind != Tok::Newline && t.kind != Tok::Indent && t.kind != Tok::Dedent) core.push_back(std::move(t));
         Parser parser(file, std::move(core));
         return parser.parse_type_only();
-    } catch (const SplError&) {
+    } catch (const ProgramError&) {
         size_t b = text.find_first_not_of(" \t"), e = text.find_last_not_of(" \t");
         return b == std::string_view::npos ? std::string() : std::string(text.substr(b, e - b + 1));
     }

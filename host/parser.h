@@ -17,7 +17,7 @@
 
 namespace spl {
 
-// Parses a whole file; throws SplError (ErrorKind::Syntax).
+// Parses a whole file; throws ProgramError (ErrorKind::Syntax).
 std::unique_ptr<ast::Module> parse_module(const SourceFile& file);
 
 // The canonical form of a type written as text, e.g. a plugin's

@@ -42,7 +42,7 @@ const PluginLoader::Plugin& PluginLoader::open(const std::string& prefix, const 
         if (!handle) {
             std::string where;
             for (const auto& t : tried) where += "\n     " + t;
-            SplError e(ErrorKind::Load, "cannot find plugin " + file + " for extern fn `" + decl.name + "`", decl.loc);
+            ProgramError e(ErrorKind::Load, "cannot find plugin " + file + " for extern fn `" + decl.name + "`", decl.loc);
             e.notes.push_back("searched (set SIMPLE_SFFI_PATH to add directories):" + where +
                               "\n     and the system library path: " + ::dlerror());
             throw e;
@@ -101,7 +101,7 @@ const SplFunction* PluginLoader::bind(const ast::ExternDecl& decl) {
                       " here, " + (reg_ret.empty() ? std::string("(none)") : reg_ret) + " in the plugin";
     }
     if (!problem.empty()) {
-        SplError e(ErrorKind::Load, "extern fn `" + name + "` does not match its registration in " + plugin.path, decl.loc);
+        ProgramError e(ErrorKind::Load, "extern fn `" + name + "` does not match its registration in " + plugin.path, decl.loc);
         e.notes.push_back("declared:   " + decl.signature);
         e.notes.push_back("registered: " + std::string(fn->signature ? fn->signature : "?"));
         e.notes.push_back(problem);

@@ -27,7 +27,7 @@ public:
     PluginLoader& operator=(const PluginLoader&) = delete;
 
     // The function registered for `decl`, after checking that it matches the
-    // declaration. Throws SplError (ErrorKind::Load) naming what is wrong.
+    // declaration. Throws ProgramError (ErrorKind::Load) naming what is wrong.
     const SplFunction* bind(const ast::ExternDecl& decl);
 
 private:

@@ -15,7 +15,7 @@
 namespace spl {
 
 // Sizes `m.globals` and annotates `m.ast`. The loader must have filled the
-// bindings of each `use`. Throws SplError (ErrorKind::Name).
+// bindings of each `use`. Throws ProgramError (ErrorKind::Name).
 void resolve_module(ModuleObj& m);
 
 } // namespace spl

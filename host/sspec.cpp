@@ -76,7 +76,7 @@ Value b_expect_error(Interpreter& in, ArgList& args, SourceLoc loc) {
         }
     } catch (const SpecFailure&) {
         throw;
-    } catch (const SplError& e) {
+    } catch (const ProgramError& e) {
         raised = true;
         message = e.message;
     }
@@ -115,7 +115,7 @@ void SpecRunner::group(const std::string& name, const Value& body, SourceLoc loc
     groups_.push_back(Group{name, {}, {}});
     try {
         in_.call_with(body, {}, loc);
-    } catch (const SplError& e) {
+    } catch (const ProgramError& e) {
         // An error in the group's own code (not in an example): one failure.
         in_.out(indent(1) + kFail + " " + name + " " + kDash + " error outside any example\n");
         ++failed_;
@@ -129,7 +129,7 @@ void SpecRunner::add_hook(bool before, const Value& fn, SourceLoc loc) {
     (before ? groups_.back().before : groups_.back().after).push_back(fn);
 }
 
-void SpecRunner::fail_line(const std::string& name, const SplError& e) {
+void SpecRunner::fail_line(const std::string& name, const ProgramError& e) {
     bool expectation = dynamic_cast<const SpecFailure*>(&e) != nullptr;
     std::string reason = expectation ? e.message : "error: " + e.message;
     SourceLoc at = report_location(e); // the spec's own line, for an error raised in a library
@@ -154,14 +154,14 @@ void SpecRunner::example(const std::string& name, const Value& body, SourceLoc l
     in_example_ = true;
     std::string skip_reason;
     bool skipped = false;
-    std::unique_ptr<SplError> error;
+    std::unique_ptr<ProgramError> error;
     auto run = [&](const Value& fn) {
         try {
             in_.call_with(fn, {}, loc);
         } catch (const SpecFailure& e) {
             if (!error) error = std::make_unique<SpecFailure>(e);
-        } catch (const SplError& e) {
-            if (!error) error = std::make_unique<SplError>(e);
+        } catch (const ProgramError& e) {
+            if (!error) error = std::make_unique<ProgramError>(e);
         } catch (const SpecSkip& s) {
             skipped = true;
             skip_reason = s.reason;
@@ -190,7 +190,7 @@ void SpecRunner::skipped_example(const std::string& name, const std::string& rea
     in_.out(indent(1) + "- " + name + (reason.empty() ? " (skipped)" : " (skipped: " + reason + ")") + "\n");
 }
 
-void SpecRunner::file_error(const SplError& e) {
+void SpecRunner::file_error(const ProgramError& e) {
     ++failed_;
     in_.out(std::string("  ") + kFail + " (file) " + kDash + " could not run: " + e.message + "\n");
     in_.report_error(e);

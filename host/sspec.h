@@ -28,7 +28,7 @@ public:
     void add_hook(bool before, const Value& fn, SourceLoc loc);
 
     void begin_file(const std::string& path);
-    void file_error(const SplError& e); // an error outside any example: one failure
+    void file_error(const ProgramError& e); // an error outside any example: one failure
     void print_summary();
 
     int examples_run() const { return passed_ + failed_ + skipped_; }
@@ -41,7 +41,7 @@ private:
         std::vector<Value> before, after;
     };
     std::string indent(size_t extra = 0) const { return std::string(2 * (groups_.size() + extra), ' '); }
-    void fail_line(const std::string& name, const SplError& e);
+    void fail_line(const std::string& name, const ProgramError& e);
 
     Interpreter& in_;
     std::vector<Group> groups_;
