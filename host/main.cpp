@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (a == "--version") {
-            std::printf("splrun 0.1.0 (plugin ABI %u)\n", SPL_PLUGIN_ABI_VERSION);
+            std::printf("splrun %s (plugin ABI %u)\n", SPLRUN_VERSION, SPL_PLUGIN_ABI_VERSION);
             return 0;
         }
         if (a == "-L" && i + 1 < argc) {
