@@ -1,5 +1,7 @@
 #include "api/names.h"
 
+#include "model/operator_name.h"
+
 #include <set>
 
 namespace codegen::api {
@@ -34,21 +36,11 @@ std::string simple_param_name(const std::string& name) {
 namespace codegen::api {
 
 std::string ops_header(const FunctionSchema& schema) {
-    static const std::set<std::string> augmented = {"add", "sub", "mul", "div", "mod", "pow",
-                                                    "lshift", "rshift", "and", "xor", "or", "truediv",
-                                                    "floordiv", "matmul"};
-    std::string base = schema.name;
-    const bool dunder = base.size() > 4 && base.rfind("__", 0) == 0 && base.compare(base.size() - 2, 2, "__") == 0;
-    if (dunder) {
-        base = base.substr(2, base.size() - 4);
-        if (base.size() > 1 && base[0] == 'i' && augmented.count(base.substr(1))) base = base.substr(1);
-    } else {
-        if (!base.empty() && base.back() == '_') base.pop_back();
-        const std::string functional = "_functional";
-        if (base.size() > functional.size() &&
-            base.compare(base.size() - functional.size(), functional.size(), functional) == 0)
-            base.resize(base.size() - functional.size());
-    }
+    // torchgen names the header after the operator's root: the group base
+    // name (no in-place spelling, no `_functional`), dunder underscores off
+    // (`__iand__` -> and_ops.h).
+    std::string base = group_base_name(schema.name);
+    if (is_dunder_name(base)) base = base.substr(2, base.size() - 4);
     return "ATen/ops/" + base + "_ops.h";
 }
 

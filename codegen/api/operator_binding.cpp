@@ -9,16 +9,6 @@
 namespace codegen::api {
 namespace {
 
-// The argument whose written alias set a return shares (`Tensor(a!)` -> self).
-const ParamBinding* aliased_argument(const Return& ret, const std::vector<ParamBinding>& params) {
-    if (!ret.type.alias || !ret.type.alias->is_write) return nullptr;
-    for (const auto& p : params) {
-        const auto& alias = p.arg->type.alias;
-        if (alias && alias->is_write && alias->before_set == ret.type.alias->before_set) return &p;
-    }
-    return nullptr;
-}
-
 } // namespace
 
 std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* why) {
@@ -102,6 +92,15 @@ std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* wh
         r.simple_type += ")";
     }
     return b;
+}
+
+const ParamBinding* aliased_argument(const Return& ret, const std::vector<ParamBinding>& params) {
+    if (!ret.type.is_written()) return nullptr;
+    for (const auto& p : params) {
+        const auto& alias = p.arg->type.alias;
+        if (alias && alias->is_write && alias->before_set == ret.type.alias->before_set) return &p;
+    }
+    return nullptr;
 }
 
 } // namespace codegen::api

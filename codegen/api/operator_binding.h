@@ -47,4 +47,8 @@ struct OperatorBinding {
 // without a binding.
 std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* why);
 
+// The argument whose written alias set a return shares (`Tensor(a!)` -> self):
+// such a return is that argument, not a new tensor. nullptr for other returns.
+const ParamBinding* aliased_argument(const Return& ret, const std::vector<ParamBinding>& params);
+
 } // namespace codegen::api

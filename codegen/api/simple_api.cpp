@@ -41,14 +41,7 @@ ApiCallable make_callable(const OperatorBinding& b, bool method) {
     call += ")";
 
     const auto& returns = b.op->schema.returns;
-    auto aliased = [&](const Return& ret) -> const ParamBinding* {
-        if (!ret.type.alias || !ret.type.alias->is_write) return nullptr;
-        for (const auto& p : b.params)
-            if (p.arg->type.alias && p.arg->type.alias->is_write &&
-                p.arg->type.alias->before_set == ret.type.alias->before_set)
-                return &p;
-        return nullptr;
-    };
+    auto aliased = [&](const Return& ret) { return aliased_argument(ret, b.params); };
     auto element = [&](const Return& ret, const std::string& value, std::string* type) {
         if (const ParamBinding* p = aliased(ret)) {
             *type = p->type.api_type;

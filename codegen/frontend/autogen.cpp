@@ -16,8 +16,6 @@ namespace codegen {
 
 namespace {
 
-bool writes(const Type& t) { return t.alias && t.alias->is_write; }
-
 bool same_alias(const std::optional<Alias>& a, const std::optional<Alias>& b) {
     if (!a || !b) return !a && !b;
     return a->before_set == b->before_set && a->is_write == b->is_write && a->after_set == b->after_set;
@@ -318,7 +316,7 @@ FunctionSchema signature(const FunctionSchema& s, bool keep_return_names) {
     for (const Return& r : s.returns)
         sig.returns.push_back(Return{keep_return_names ? r.name : std::nullopt, without_alias(r.type)});
     for (const Argument* a : written_inputs_in_return_order(s)) {
-        if (!writes(a->type)) continue;
+        if (!a->type.is_written()) continue;
         const bool already_returned = std::any_of(s.returns.begin(), s.returns.end(),
                                                   [&](const Return& r) { return same_alias(r.type.alias, a->type.alias); });
         if (!already_returned)

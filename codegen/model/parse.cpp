@@ -111,7 +111,7 @@ private:
             a.default_value = std::string(default_value());
         }
         a.kwarg_only = kwarg_only;
-        a.is_out = kwarg_only && a.type.alias && a.type.alias->is_write;
+        a.is_out = kwarg_only && a.type.is_written();
         return a;
     }
 

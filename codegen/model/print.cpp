@@ -38,8 +38,6 @@ std::string return_str(const Return& r) {
     return out;
 }
 
-bool writes(const Argument& a) { return a.type.alias && a.type.alias->is_write; }
-
 } // namespace
 
 std::string Type::str() const {
@@ -91,13 +89,13 @@ SchemaKind FunctionSchema::kind() const {
             self = &a;
             break;
         }
-    if (is_inplace_name(name) && self && writes(*self)) return SchemaKind::inplace;
+    if (is_inplace_name(name) && self && self->type.is_written()) return SchemaKind::inplace;
     for (const Argument& a : arguments)
         if (a.is_out) return SchemaKind::out;
     // Positional arguments before self never write (torchgen forbids it), so
     // "after self" is "any positional but self".
     for (const Argument& a : arguments)
-        if (!a.kwarg_only && &a != self && writes(a)) return SchemaKind::mutable_;
+        if (!a.kwarg_only && &a != self && a.type.is_written()) return SchemaKind::mutable_;
     return SchemaKind::functional;
 }
 

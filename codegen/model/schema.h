@@ -29,6 +29,7 @@ struct Type {
     bool optional = false;            // outer `?`: the whole value may be None
 
     std::string str() const;          // canonical text, round-trips with parse_type
+    bool is_written() const { return alias && alias->is_write; } // `Tensor(a!)`: the operator writes it
 };
 
 struct Argument {
