@@ -1,3 +1,4 @@
+// Binds every operator of an IR through the policy and the type table (layer 2).
 #include "api/bound_set.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// C, C++ and Simple names of operators, entry points, parameters and ATen headers (layer 2).
 #include "api/names.h"
 
 #include "model/operator_name.h"

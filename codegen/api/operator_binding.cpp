@@ -1,3 +1,4 @@
+// Decides one operator's binding on every side from the type table, so emitters only format (layer 2).
 #include "api/operator_binding.h"
 
 #include "api/text_template.h"

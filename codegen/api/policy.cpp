@@ -1,3 +1,4 @@
+// Reads schema/policy.json: the operators left unbound, each with its reason (layer 2).
 #include "api/policy.h"
 
 #include <nlohmann/json.hpp>

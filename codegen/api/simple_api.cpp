@@ -1,3 +1,4 @@
+// Decides lib.torch's generated functions and Tensor methods, with overloads in first-match order (layer 2).
 #include "api/simple_api.h"
 
 #include "api/text_template.h"

@@ -1,3 +1,4 @@
+// The one table: how each schema type maps to the C ABI, the C++ conversion and Simple (layer 2).
 #include "api/type_table.h"
 
 #include "api/text_template.h"

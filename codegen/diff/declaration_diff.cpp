@@ -1,3 +1,4 @@
+// Binds two IRs one operator at a time and lists the extern fn declarations that change.
 #include "diff/declaration_diff.h"
 
 #include "api/operator_binding.h"

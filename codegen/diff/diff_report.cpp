@@ -1,3 +1,4 @@
+// Formats an upgrade diff as text for people and as JSON for tools.
 #include "diff/diff_report.h"
 
 #include <sstream>

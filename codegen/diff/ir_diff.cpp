@@ -1,3 +1,4 @@
+// torch-codegen diff: everything an upgrade of LibTorch changes, computed once.
 #include "diff/ir_diff.h"
 
 #include <map>

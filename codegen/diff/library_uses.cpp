@@ -1,3 +1,4 @@
+// Finds the hand-written lib.torch lines that call an entry point an upgrade changes.
 #include "diff/library_uses.h"
 
 #include <algorithm>

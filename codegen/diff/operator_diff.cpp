@@ -1,3 +1,4 @@
+// Compares the operators of two IRs schema by schema, argument by argument.
 #include "diff/operator_diff.h"
 
 #include <algorithm>

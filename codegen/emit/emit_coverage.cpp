@@ -1,3 +1,4 @@
+// Emits coverage.txt: bound and excluded operators, with counts (text only).
 #include "emit/emitters.h"
 
 #include <iomanip>

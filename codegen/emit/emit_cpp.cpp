@@ -1,3 +1,4 @@
+// Emits the sharded C++ entry points and spl_torch_ops.h from the API layer's decisions (text only).
 #include "emit/emitters.h"
 
 #include "api/text_template.h"

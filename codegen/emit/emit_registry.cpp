@@ -1,3 +1,4 @@
+// Emits registry.cpp (the sorted SplFunction table) and ffi.spl (the raw extern fns) (text only).
 #include "emit/emitters.h"
 
 #include "api/text_template.h"

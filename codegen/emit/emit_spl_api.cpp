@@ -1,3 +1,4 @@
+// Emits ops.spl: lib.torch's generated functions and Tensor methods (text only).
 #include "emit/emitters.h"
 
 #include <set>

@@ -1,3 +1,4 @@
+// Emits type-table.md, the type table rendered for people (text only).
 #include "emit/emitters.h"
 
 #include <sstream>

@@ -1,3 +1,4 @@
+// The stamp every generated file opens with, and writing the outputs to a directory.
 #include "emit/emitters.h"
 
 #include <filesystem>

@@ -1,3 +1,4 @@
+// Decodes C/C++ string literal tokens (the at::_ops schema_str members) as the compiler would.
 #include "frontend/c_string_literal.h"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// Reads the raw tokens of a libclang unit's files, for bodies the parse skipped.
 #include "frontend/clang_tokens.h"
 
 #include <algorithm>

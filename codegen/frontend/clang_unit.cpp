@@ -1,3 +1,4 @@
+// Parses one in-memory C++ translation unit with libclang for the header front-end.
 #include "frontend/clang_unit.h"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// Collects the at::_ops structs and their callers from an installed LibTorch's headers.
 #include "frontend/header_facts.h"
 
 #include "frontend/c_string_literal.h"

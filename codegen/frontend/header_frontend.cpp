@@ -1,3 +1,4 @@
+// Front-end: an installed LibTorch's headers -> the same IR as the YAML front-end.
 #include "frontend/header_frontend.h"
 
 #include "frontend/clang_unit.h"

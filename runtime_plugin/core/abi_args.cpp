@@ -1,3 +1,4 @@
+// Converts typed-ABI arguments to ATen arguments, naming the parameter in every error.
 #include "core/abi_args.h"
 
 #include <ATen/CPUGeneratorImpl.h>

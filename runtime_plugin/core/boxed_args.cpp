@@ -1,3 +1,4 @@
+// Unboxes SplValue arguments for the boxed thunks, validating every value a host passes.
 #include "core/boxed_args.h"
 
 #include "core/error_guard.h"

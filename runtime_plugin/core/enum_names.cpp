@@ -1,3 +1,4 @@
+// PyTorch's names for dtypes, layouts, memory formats and devices, both ways.
 #include "core/enum_names.h"
 
 #include "core/error_guard.h"

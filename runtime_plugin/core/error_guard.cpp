@@ -1,3 +1,4 @@
+// Turns any exception at the plugin boundary into the calling thread's error message.
 #include "core/error_guard.h"
 
 #include <ATen/detail/CUDAHooksInterface.h>

@@ -1,3 +1,4 @@
+// The handle table: generation-checked tensor handles, the plugin's only global state.
 #include "core/handle_table.h"
 
 #include "core/error_guard.h"

@@ -1,3 +1,4 @@
+// Finds which LibTorch the process loaded, so the plugin can refuse another one.
 #include "core/loaded_version.h"
 
 #include <ATen/ops/add_ops.h>

@@ -1,3 +1,4 @@
+// Converts ATen results to typed-ABI results, and those to boxed values.
 #include "core/results.h"
 
 #include <cstring>

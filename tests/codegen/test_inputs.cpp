@@ -1,3 +1,4 @@
+// Locates the pinned torch's operator sources for the generator tests.
 #include "test_inputs.h"
 
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// Compares the YAML and header front-ends' IRs field by field.
 #include "frontend_comparison.h"
 
 #include <algorithm>

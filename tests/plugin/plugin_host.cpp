@@ -1,3 +1,4 @@
+// A minimal host for the tests: loads the plugin through dlopen and spl_plugin_open only.
 #include "plugin_host.h"
 
 #include <dlfcn.h>

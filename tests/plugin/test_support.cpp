@@ -1,3 +1,4 @@
+// What every plugin test uses: the host, handle/tensor bridges, leak checks, dtype names.
 #include "test_support.h"
 
 #include <ATen/CPUGeneratorImpl.h>

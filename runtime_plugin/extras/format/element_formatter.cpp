@@ -1,3 +1,4 @@
+// Port of _tensor_str.py's _Formatter: how every shown element is written.
 #include "extras/format/element_formatter.h"
 
 #include "extras/format/python_text.h"

@@ -1,3 +1,4 @@
+// Python's number and tuple text, reproduced character for character.
 #include "extras/format/python_text.h"
 
 #include <cmath>

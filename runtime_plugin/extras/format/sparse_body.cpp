@@ -1,3 +1,4 @@
+// Port of _tensor_str.py's sparse branches: indices and values, not dense values.
 #include "extras/format/sparse_body.h"
 
 #include "core/enum_names.h"

@@ -1,3 +1,4 @@
+// Port of _tensor_str.py's get_summarized_data: the edge items a summarized print shows.
 #include "extras/format/summarize.h"
 
 #include <ATen/ATen.h>

@@ -1,3 +1,4 @@
+// Port of _tensor_str.py's _tensor_str: the bracketed values of a strided tensor.
 #include "extras/format/tensor_body.h"
 
 #include "extras/format/element_formatter.h"

@@ -1,3 +1,4 @@
+// Port of _tensor_str.py's _str_intern and rt_torch_format: str(t) as Python prints it.
 #include "extras/format/tensor_repr.h"
 
 #include "core/enum_names.h"
