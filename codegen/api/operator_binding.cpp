@@ -23,8 +23,8 @@ std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* wh
         if (!type) return std::nullopt;
         ParamBinding p{&arg, c_param_name(arg.name), simple_param_name(arg.name), *type, type->unbox, {}, std::nullopt};
         // A bare integer given for a fixed-size list fills it (`int[2] kernel_size=3`).
-        if (type->unbox == "i64_list" && arg.type.list_size) {
-            p.unbox = "sized_i64_list";
+        if (arg.type.list_size && !type->sized_unbox.empty()) {
+            p.unbox = type->sized_unbox;
             p.unbox_args.push_back(std::to_string(*arg.type.list_size));
         }
         if (arg.default_value) p.default_value = bind_default(arg, "kDefault_" + b.ops_struct + "_" + arg.name);
@@ -40,54 +40,50 @@ std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* wh
     ResultBinding& r = b.result;
     if (returns.empty()) {
         r.is_void = true;
-        r.c_type = "void";
+        r.carrier = Carrier::Void;
         r.simple_type = "";
         return b;
     }
     if (returns.size() == 1) {
         const Return& ret = returns[0];
         if (const ParamBinding* p = aliased_argument(ret, b.params)) {
+            const ReturnBinding rb = bind_aliased_return(ret.type);
             r.returns_argument = true;
-            if (ret.type.is_list) {
-                r.c_type = "SplValue";
-                r.simple_type = "[i64]";
-                r.single_to_abi = "spl::handle_list_value(" + p->c_name + ")";
-            } else {
-                r.c_type = "int64_t";
-                r.simple_type = "i64";
-                r.single_to_abi = p->c_name;
-            }
+            r.carrier = rb.carrier;
+            r.simple_type = rb.simple_type;
+            r.single_to_abi = substitute(rb.to_abi, "{r}", p->c_name);
             return b;
         }
         auto rb = bind_return(ret.type, why);
         if (!rb) return std::nullopt;
-        r.c_type = rb->c_type;
+        r.carrier = rb->carrier;
         r.simple_type = rb->simple_type;
         r.single_to_abi = rb->to_abi;
         return b;
     }
     r.is_tuple = true;
-    r.c_type = "SplValue";
+    r.carrier = Carrier::Value;
     bool all_tensors = true;
     std::vector<std::string> simple_types;
     for (size_t k = 0; k < returns.size(); ++k) {
         const Return& ret = returns[k];
         if (const ParamBinding* p = aliased_argument(ret, b.params)) {
-            r.element_boxed.push_back(ret.type.is_list ? "spl::handle_list_value(" + p->c_name + ")"
-                                                       : "spl::v_i64(" + p->c_name + ")");
-            simple_types.push_back(ret.type.is_list ? "[i64]" : "i64");
-            all_tensors = all_tensors && !ret.type.is_list;
+            const ReturnBinding rb = bind_aliased_return(ret.type);
+            r.element_boxed.push_back(substitute(rb.to_boxed, "{r}", p->c_name));
+            simple_types.push_back(rb.simple_type);
+            all_tensors = all_tensors && rb.is_tensor;
             continue;
         }
         auto rb = bind_return(ret.type, why);
         if (!rb) return std::nullopt;
         r.element_boxed.push_back(substitute(rb->to_boxed, "{r}", "std::get<" + std::to_string(k) + ">(r)"));
         simple_types.push_back(rb->simple_type);
-        all_tensors = all_tensors && rb->key == "Tensor";
+        all_tensors = all_tensors && rb->is_tensor;
     }
     if (all_tensors) {
         r.simple_type = "[i64]";
     } else {
+        r.is_mixed_tuple = true;
         r.simple_type = "(";
         for (size_t k = 0; k < simple_types.size(); ++k) r.simple_type += (k ? ", " : "") + simple_types[k];
         r.simple_type += ")";

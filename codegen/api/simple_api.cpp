@@ -17,8 +17,6 @@ std::string simple_callable_name(const std::string& name) {
     return reserved.count(name) ? name + "_" : name;
 }
 
-bool is_tensor_type(const std::string& api_type) { return api_type.find("Tensor") != std::string::npos; }
-
 // The lib.torch value a written argument stands for (self for methods).
 std::string object_of(const ParamBinding& p, bool method) {
     return (method && p.arg->name == "self") ? "self" : p.simple_name;
@@ -33,8 +31,8 @@ ApiCallable make_callable(const OperatorBinding& b, bool method) {
         const std::string object = object_of(p, method);
         ffi_args.push_back(substitute(p.type.to_ffi, "{v}", object));
         if (object == "self") continue;
-        ApiParam param{p.simple_name, p.type.api_type, std::nullopt};
-        if (p.default_value) param.default_value = p.type.key == "Tensor?" ? "nil" : p.default_value->simple;
+        ApiParam param{p.simple_name, p.type.api_type, std::nullopt, p.type.carries_tensors};
+        if (p.default_value) param.default_value = p.default_value->api;
         c.params.push_back(std::move(param));
     }
     std::string call = b.entry_point + "(";
@@ -88,7 +86,7 @@ void order_overloads(std::vector<ApiCallable>& callables) {
         if (a_out != b_out) return b_out;
         auto tensors = [](const ApiCallable& c) {
             return std::count_if(c.params.begin(), c.params.end(),
-                                 [](const ApiParam& p) { return is_tensor_type(p.type); });
+                                 [](const ApiParam& p) { return p.takes_tensors; });
         };
         return tensors(a) > tensors(b);
     });

@@ -17,6 +17,7 @@ struct ApiParam {
     std::string name;
     std::string type;
     std::optional<std::string> default_value; // a Simple literal
+    bool takes_tensors = false;               // Tensor, Tensor?, [Tensor], [Tensor?]
 };
 
 struct ApiCallable {

@@ -11,6 +11,9 @@
 namespace codegen::api {
 namespace {
 
+using C = Carrier;
+using L = Literal;
+
 // The key of a type in the tables below: its base, `?` for an optional
 // element, `[]` for a list (`[N]` for fixed-size bool lists, which ATen takes
 // as std::array), and a trailing `?` for an optional value.
@@ -24,60 +27,65 @@ std::string key_of(const Type& t) {
 }
 
 // clang-format off
-// key           C parameter    Simple    BoxedArgs    to ATen    lib.torch type, lib.torch -> extern
+// key, C carrier, Simple, BoxedArgs, to ATen, lib.torch type, lib.torch -> extern,
+// default literal, carries tensors, BoxedArgs for a fixed-size list
 const std::vector<ArgBinding> kArguments = {
-    {"Tensor",       "int64_t",      "i64",     "handle",    "spl::tensor({v}, {n})", "Tensor", "{v}.h"},
-    {"Tensor?",      "int64_t",      "i64",     "handle",    "spl::opt_tensor({v}, {n})", "Tensor?", "opt_handle({v})"},
-    {"Tensor[]",     "SplI64Array",  "[i64]",   "i64_list",  "spl::tensor_list({v}, {n})", "[Tensor]", "handles({v})"},
-    {"Tensor?[]",    "SplI64Array",  "[i64]",   "i64_list",  "spl::opt_tensor_list({v}, {n})", "[Tensor?]", "opt_handles({v})"},
-    {"int",          "int64_t",      "i64",     "i64",       "{v}", "i64", "{v}"},
-    {"int?",         "SplValue",     "i64?",    "value",     "spl::opt_int({v}, {n})", "i64?", "{v}"},
-    {"int[]",        "SplI64Array",  "[i64]",   "i64_list",  "spl::int_list({v}, {n})", "[i64]", "{v}"},
-    {"int[]?",       "SplI64Array",  "[i64]?",  "i64_list",  "spl::opt_int_list({v}, {n})", "[i64]?", "{v}"},
-    {"SymInt",       "int64_t",      "i64",     "i64",       "spl::sym_int({v})", "i64", "{v}"},
-    {"SymInt?",      "SplValue",     "i64?",    "value",     "spl::opt_sym_int({v}, {n})", "i64?", "{v}"},
-    {"SymInt[]",     "SplI64Array",  "[i64]",   "i64_list",  "spl::sym_int_list({v}, {n})", "[i64]", "{v}"},
-    {"SymInt[]?",    "SplI64Array",  "[i64]?",  "i64_list",  "spl::opt_sym_int_list({v}, {n})", "[i64]?", "{v}"},
-    {"DeviceIndex",  "int64_t",      "i64",     "i64",       "spl::device_index({v})", "i64", "{v}"},
-    {"float",        "double",       "f64",     "f64",       "{v}", "f64", "{v}"},
-    {"float?",       "SplValue",     "f64?",    "value",     "spl::opt_float({v}, {n})", "f64?", "{v}"},
-    {"float[]?",     "SplF64Array",  "[f64]?",  "f64_list",  "spl::opt_float_list({v}, {n})", "[f64]?", "{v}"},
-    {"bool",         "bool",         "bool",    "boolean",   "{v}", "bool", "{v}"},
-    {"bool?",        "SplValue",     "bool?",   "value",     "spl::opt_bool({v}, {n})", "bool?", "{v}"},
-    {"bool[N]",      "SplBoolArray", "[bool]",  "bool_list", "spl::bool_array<{N}>({v}, {n})", "[bool]", "{v}"},
-    {"str",          "const char*",  "text",    "text",      "spl::text({v}, {n})", "text", "{v}"},
-    {"str?",         "const char*",  "text?",   "text",      "spl::opt_text({v})", "text?", "{v}"},
-    {"Scalar",       "SplValue",     "any",     "value",     "spl::scalar({v}, {n})", "Scalar", "{v}"},
-    {"Scalar?",      "SplValue",     "any?",    "value",     "spl::opt_scalar({v}, {n})", "Scalar?", "{v}"},
-    {"Scalar[]",     "SplArray",     "[any]",   "array",     "spl::scalar_list({v}, {n})", "[Scalar]", "{v}"},
-    {"ScalarType",   "const char*",  "text",    "text",      "spl::dtype({v}, {n})", "text", "{v}"},
-    {"ScalarType?",  "const char*",  "text?",   "text",      "spl::opt_dtype({v}, {n})", "text?", "{v}"},
-    {"Layout",       "const char*",  "text",    "text",      "spl::layout({v}, {n})", "text", "{v}"},
-    {"Layout?",      "const char*",  "text?",   "text",      "spl::opt_layout({v}, {n})", "text?", "{v}"},
-    {"MemoryFormat", "const char*",  "text",    "text",      "spl::memory_format({v}, {n})", "text", "{v}"},
-    {"MemoryFormat?","const char*",  "text?",   "text",      "spl::opt_memory_format({v}, {n})", "text?", "{v}"},
-    {"Device",       "const char*",  "text",    "text",      "spl::device({v}, {n})", "text", "{v}"},
-    {"Device?",      "const char*",  "text?",   "text",      "spl::opt_device({v}, {n})", "text?", "{v}"},
-    {"Generator?",   "SplValue",     "i64?",    "value",     "spl::opt_generator({v}, {n})", "i64?", "{v}"},
-    {"Dimname",      "const char*",  "text",    "text",      "spl::dimname({v}, {n})", "text", "{v}"},
-    {"Dimname[]",    "SplTextArray", "[text]",  "text_list", "spl::dimname_list({v}, {n})", "[text]", "{v}"},
-    {"Dimname[]?",   "SplTextArray", "[text]?", "text_list", "spl::opt_dimname_list({v}, {n})", "[text]?", "{v}"},
+    {"Tensor",       C::I64,      "i64",     "handle",    "spl::tensor({v}, {n})", "Tensor", "{v}.h", L::Tensor, true, ""},
+    {"Tensor?",      C::I64,      "i64",     "handle",    "spl::opt_tensor({v}, {n})", "Tensor?", "opt_handle({v})", L::Tensor, true, ""},
+    {"Tensor[]",     C::I64Array, "[i64]",   "i64_list",  "spl::tensor_list({v}, {n})", "[Tensor]", "handles({v})", L::Tensor, true, ""},
+    {"Tensor?[]",    C::I64Array, "[i64]",   "i64_list",  "spl::opt_tensor_list({v}, {n})", "[Tensor?]", "opt_handles({v})", L::Tensor, true, ""},
+    {"int",          C::I64,      "i64",     "i64",       "{v}", "i64", "{v}", L::Int, false, ""},
+    {"int?",         C::Value,    "i64?",    "value",     "spl::opt_int({v}, {n})", "i64?", "{v}", L::Int, false, ""},
+    {"int[]",        C::I64Array, "[i64]",   "i64_list",  "spl::int_list({v}, {n})", "[i64]", "{v}", L::Int, false, "sized_i64_list"},
+    {"int[]?",       C::I64Array, "[i64]?",  "i64_list",  "spl::opt_int_list({v}, {n})", "[i64]?", "{v}", L::Int, false, "sized_i64_list"},
+    {"SymInt",       C::I64,      "i64",     "i64",       "spl::sym_int({v})", "i64", "{v}", L::Int, false, ""},
+    {"SymInt?",      C::Value,    "i64?",    "value",     "spl::opt_sym_int({v}, {n})", "i64?", "{v}", L::Int, false, ""},
+    {"SymInt[]",     C::I64Array, "[i64]",   "i64_list",  "spl::sym_int_list({v}, {n})", "[i64]", "{v}", L::Int, false, "sized_i64_list"},
+    {"SymInt[]?",    C::I64Array, "[i64]?",  "i64_list",  "spl::opt_sym_int_list({v}, {n})", "[i64]?", "{v}", L::Int, false, "sized_i64_list"},
+    {"DeviceIndex",  C::I64,      "i64",     "i64",       "spl::device_index({v})", "i64", "{v}", L::Int, false, ""},
+    {"float",        C::F64,      "f64",     "f64",       "{v}", "f64", "{v}", L::Float, false, ""},
+    {"float?",       C::Value,    "f64?",    "value",     "spl::opt_float({v}, {n})", "f64?", "{v}", L::Float, false, ""},
+    {"float[]?",     C::F64Array, "[f64]?",  "f64_list",  "spl::opt_float_list({v}, {n})", "[f64]?", "{v}", L::Float, false, ""},
+    {"bool",         C::Bool,     "bool",    "boolean",   "{v}", "bool", "{v}", L::Bool, false, ""},
+    {"bool?",        C::Value,    "bool?",   "value",     "spl::opt_bool({v}, {n})", "bool?", "{v}", L::Bool, false, ""},
+    {"bool[N]",      C::BoolArray, "[bool]",  "bool_list", "spl::bool_array<{N}>({v}, {n})", "[bool]", "{v}", L::Bool, false, ""},
+    {"str",          C::Text,     "text",    "text",      "spl::text({v}, {n})", "text", "{v}", L::Text, false, ""},
+    {"str?",         C::Text,     "text?",   "text",      "spl::opt_text({v})", "text?", "{v}", L::Text, false, ""},
+    {"Scalar",       C::Value,    "any",     "value",     "spl::scalar({v}, {n})", "Scalar", "{v}", L::Scalar, false, ""},
+    {"Scalar?",      C::Value,    "any?",    "value",     "spl::opt_scalar({v}, {n})", "Scalar?", "{v}", L::Scalar, false, ""},
+    {"Scalar[]",     C::Array,    "[any]",   "array",     "spl::scalar_list({v}, {n})", "[Scalar]", "{v}", L::Scalar, false, ""},
+    {"ScalarType",   C::Text,     "text",    "text",      "spl::dtype({v}, {n})", "text", "{v}", L::Dtype, false, ""},
+    {"ScalarType?",  C::Text,     "text?",   "text",      "spl::opt_dtype({v}, {n})", "text?", "{v}", L::Dtype, false, ""},
+    {"Layout",       C::Text,     "text",    "text",      "spl::layout({v}, {n})", "text", "{v}", L::Text, false, ""},
+    {"Layout?",      C::Text,     "text?",   "text",      "spl::opt_layout({v}, {n})", "text?", "{v}", L::Text, false, ""},
+    {"MemoryFormat", C::Text,     "text",    "text",      "spl::memory_format({v}, {n})", "text", "{v}", L::Text, false, ""},
+    {"MemoryFormat?",C::Text,     "text?",   "text",      "spl::opt_memory_format({v}, {n})", "text?", "{v}", L::Text, false, ""},
+    {"Device",       C::Text,     "text",    "text",      "spl::device({v}, {n})", "text", "{v}", L::Text, false, ""},
+    {"Device?",      C::Text,     "text?",   "text",      "spl::opt_device({v}, {n})", "text?", "{v}", L::Text, false, ""},
+    {"Generator?",   C::Value,    "i64?",    "value",     "spl::opt_generator({v}, {n})", "i64?", "{v}", L::Other, false, ""},
+    {"Dimname",      C::Text,     "text",    "text",      "spl::dimname({v}, {n})", "text", "{v}", L::Text, false, ""},
+    {"Dimname[]",    C::TextArray, "[text]",  "text_list", "spl::dimname_list({v}, {n})", "[text]", "{v}", L::Text, false, ""},
+    {"Dimname[]?",   C::TextArray, "[text]?", "text_list", "spl::opt_dimname_list({v}, {n})", "[text]?", "{v}", L::Text, false, ""},
 };
 
-// key          C return     Simple   ATen -> typed ABI                 ATen -> boxed    lib.torch type, extern -> lib.torch
+// key, C carrier, Simple, ATen -> typed ABI, ATen -> boxed, lib.torch type, extern -> lib.torch, is one tensor
 const std::vector<ReturnBinding> kReturns = {
-    {"Tensor",     "int64_t",     "i64",   "spl::new_handle({r})",       "spl::v_i64(spl::new_handle({r}))", "Tensor", "Tensor(h: {r})"},
-    {"Tensor[]",   "SplValue",    "[i64]", "spl::tensor_list_value({r})", "spl::tensor_list_value({r})", "[Tensor]", "Tensor.wrap_all({r})"},
-    {"int[]",      "SplValue",    "[i64]", "spl::int_list_value({r})",    "spl::int_list_value({r})", "[i64]", "{r}"},
-    {"int",        "int64_t",     "i64",   "{r}",                        "spl::v_i64({r})", "i64", "{r}"},
-    {"SymInt",     "int64_t",     "i64",   "spl::sym_int_value({r})",    "spl::v_i64(spl::sym_int_value({r}))", "i64", "{r}"},
-    {"float",      "double",      "f64",   "{r}",                        "spl::v_f64({r})", "f64", "{r}"},
-    {"bool",       "bool",        "bool",  "{r}",                        "spl::v_bool({r})", "bool", "{r}"},
-    {"SymBool",    "bool",        "bool",  "spl::sym_bool_value({r})",   "spl::v_bool(spl::sym_bool_value({r}))", "bool", "{r}"},
-    {"Scalar",     "SplValue",    "any",   "spl::scalar_value({r})",     "spl::scalar_value({r})", "Scalar", "{r}"},
-    {"ScalarType", "const char*", "text",  "spl::dtype_value({r})",      "spl::v_text(spl::dtype_value({r}))", "text", "{r}"},
-    {"QScheme",    "const char*", "text",  "spl::qscheme_value({r})",    "spl::v_text(spl::qscheme_value({r}))", "text", "{r}"},
+    {"Tensor",     C::I64,      "i64",   "spl::new_handle({r})",       "spl::v_i64(spl::new_handle({r}))", "Tensor", "Tensor(h: {r})", true},
+    {"Tensor[]",   C::Value,    "[i64]", "spl::tensor_list_value({r})", "spl::tensor_list_value({r})", "[Tensor]", "Tensor.wrap_all({r})", false},
+    {"int[]",      C::Value,    "[i64]", "spl::int_list_value({r})",    "spl::int_list_value({r})", "[i64]", "{r}", false},
+    {"int",        C::I64,      "i64",   "{r}",                        "spl::v_i64({r})", "i64", "{r}", false},
+    {"SymInt",     C::I64,      "i64",   "spl::sym_int_value({r})",    "spl::v_i64(spl::sym_int_value({r}))", "i64", "{r}", false},
+    {"float",      C::F64,      "f64",   "{r}",                        "spl::v_f64({r})", "f64", "{r}", false},
+    {"bool",       C::Bool,     "bool",  "{r}",                        "spl::v_bool({r})", "bool", "{r}", false},
+    {"SymBool",    C::Bool,     "bool",  "spl::sym_bool_value({r})",   "spl::v_bool(spl::sym_bool_value({r}))", "bool", "{r}", false},
+    {"Scalar",     C::Value,    "any",   "spl::scalar_value({r})",     "spl::scalar_value({r})", "Scalar", "{r}", false},
+    {"ScalarType", C::Text,     "text",  "spl::dtype_value({r})",      "spl::v_text(spl::dtype_value({r}))", "text", "{r}", false},
+    {"QScheme",    C::Text,     "text",  "spl::qscheme_value({r})",    "spl::v_text(spl::qscheme_value({r}))", "text", "{r}", false},
 };
+// A return aliasing a written argument: that argument's handle(s), {r} its C name.
+const ReturnBinding kAliasedTensor = {"Tensor(a!)", C::I64, "i64", "{r}", "spl::v_i64({r})", "Tensor", "", true};
+const ReturnBinding kAliasedTensorList = {"Tensor(a!)[]", C::Value, "[i64]", "spl::handle_list_value({r})",
+                                          "spl::handle_list_value({r})", "[Tensor]", "", false};
 // clang-format on
 
 const char* kNoBinding =
@@ -160,30 +168,56 @@ std::optional<ReturnBinding> bind_return(const Type& type, std::string* why) {
     return std::nullopt;
 }
 
+ReturnBinding bind_aliased_return(const Type& type) { return type.is_list ? kAliasedTensorList : kAliasedTensor; }
+
+const char* c_type(Carrier carrier) {
+    switch (carrier) {
+    case Carrier::Void: return "void";
+    case Carrier::I64: return "int64_t";
+    case Carrier::F64: return "double";
+    case Carrier::Bool: return "bool";
+    case Carrier::Text: return "const char*";
+    case Carrier::Value: return "SplValue";
+    case Carrier::I64Array: return "SplI64Array";
+    case Carrier::F64Array: return "SplF64Array";
+    case Carrier::BoolArray: return "SplBoolArray";
+    case Carrier::TextArray: return "SplTextArray";
+    case Carrier::Array: return "SplArray";
+    }
+    return "void";
+}
+
 DefaultBinding bind_default(const Argument& arg, const std::string& array_name) {
     const std::string& d = *arg.default_value;
     const ArgBinding binding = *bind_argument(arg.type, nullptr);
-    const std::string& c = binding.c_type;
+    const std::string c = binding.c_type();
 
     if (d == "None") {
-        if (binding.key == "Tensor?") return {"int64_t(0)", "", "0"};
-        if (c == "SplValue") return {"spl::v_nil()", "", "nil"};
-        if (c == "const char*") return {"static_cast<const char*>(nullptr)", "", "nil"};
-        return {c + "{nullptr, -1}", "", "nil"};
+        switch (binding.carrier) {
+        case Carrier::I64: return {"int64_t(0)", "", "0", "nil"}; // Tensor?: the null handle
+        case Carrier::Value: return {"spl::v_nil()", "", "nil", "nil"};
+        case Carrier::Text: return {"static_cast<const char*>(nullptr)", "", "nil", "nil"};
+        default: return {c + "{nullptr, -1}", "", "nil", "nil"}; // an optional list: length -1
+        }
     }
-    if (c == "int64_t") return {"int64_t(" + int_literal(d) + ")", "", int_literal(d)};
-    if (c == "double") return {float_cpp(d), "", float_simple(d)};
-    if (c == "bool") return {bool_literal(d), "", bool_literal(d)};
-    if (c == "SplValue") {
-        if (d == "True" || d == "False") return {"spl::v_bool(" + bool_literal(d) + ")", "", bool_literal(d)};
-        if (binding.key.rfind("float", 0) == 0 || looks_float(d))
-            return {"spl::v_f64(" + float_cpp(d) + ")", "", float_simple(d)};
-        return {"spl::v_i64(" + int_literal(d) + ")", "", int_literal(d)};
-    }
-    if (c == "const char*") {
+    auto same = [](std::string cpp, std::string simple) {
+        return DefaultBinding{std::move(cpp), "", simple, simple};
+    };
+    switch (binding.carrier) {
+    case Carrier::I64: return same("int64_t(" + int_literal(d) + ")", int_literal(d));
+    case Carrier::F64: return same(float_cpp(d), float_simple(d));
+    case Carrier::Bool: return same(bool_literal(d), bool_literal(d));
+    case Carrier::Value:
+        if (d == "True" || d == "False") return same("spl::v_bool(" + bool_literal(d) + ")", bool_literal(d));
+        if (binding.literal == Literal::Float || looks_float(d))
+            return same("spl::v_f64(" + float_cpp(d) + ")", float_simple(d));
+        return same("spl::v_i64(" + int_literal(d) + ")", int_literal(d));
+    case Carrier::Text: {
         std::string value = unquote(d);
-        if (binding.key.rfind("ScalarType", 0) == 0) value = dtype_literal(value);
-        return {quoted(value), "", quoted(value)};
+        if (binding.literal == Literal::Dtype) value = dtype_literal(value);
+        return same(quoted(value), quoted(value));
+    }
+    default: break;
     }
     // Lists: a bare value stands for every element of a sized list (`int[2] stride=1`).
     std::vector<std::string> items = split_list(d);
@@ -194,19 +228,23 @@ DefaultBinding bind_default(const Argument& arg, const std::string& array_name) 
     std::string elem_c, cpp_items, simple_items;
     for (size_t i = 0; i < items.size(); ++i) {
         std::string cpp_item = items[i], simple_item = items[i];
-        if (c == "SplBoolArray") cpp_item = simple_item = bool_literal(items[i]);
-        if (c == "SplF64Array") { cpp_item = float_cpp(items[i]); simple_item = float_simple(items[i]); }
+        if (binding.carrier == Carrier::BoolArray) cpp_item = simple_item = bool_literal(items[i]);
+        if (binding.carrier == Carrier::F64Array) { cpp_item = float_cpp(items[i]); simple_item = float_simple(items[i]); }
         cpp_items += (i ? ", " : "") + cpp_item;
         simple_items += (i ? ", " : "") + simple_item;
     }
-    if (c == "SplI64Array") elem_c = "int64_t";
-    else if (c == "SplF64Array") elem_c = "double";
-    else if (c == "SplBoolArray") elem_c = "bool";
-    else throw std::runtime_error("argument " + arg.name + ": cannot express default '" + d + "' of type " +
-                                  arg.type.str());
-    if (items.empty()) return {c + "{nullptr, 0}", "", "[]"};
+    switch (binding.carrier) {
+    case Carrier::I64Array: elem_c = "int64_t"; break;
+    case Carrier::F64Array: elem_c = "double"; break;
+    case Carrier::BoolArray: elem_c = "bool"; break;
+    default:
+        throw std::runtime_error("argument " + arg.name + ": cannot express default '" + d + "' of type " +
+                                 arg.type.str());
+    }
+    if (items.empty()) return same(c + "{nullptr, 0}", "[]");
     return {c + "{" + array_name + ", " + std::to_string(items.size()) + "}",
-            "static const " + elem_c + " " + array_name + "[] = {" + cpp_items + "};", "[" + simple_items + "]"};
+            "static const " + elem_c + " " + array_name + "[] = {" + cpp_items + "};", "[" + simple_items + "]",
+            "[" + simple_items + "]"};
 }
 
 const std::vector<ArgBinding>& argument_table() { return kArguments; }

@@ -29,7 +29,7 @@ Counts count(const api::BoundSet& set) {
         c.with_generator += gen;
         c.with_dimname += dim;
         c.with_memory_format += mem;
-        c.mixed_tuples += b.result.is_tuple && b.result.simple_type.front() == '(';
+        c.mixed_tuples += b.result.is_mixed_tuple;
     }
     return c;
 }

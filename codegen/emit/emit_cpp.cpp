@@ -16,12 +16,12 @@ using api::substitute;
 std::string c_params(const api::OperatorBinding& b) {
     std::string out;
     for (size_t i = 0; i < b.params.size(); ++i)
-        out += (i ? ", " : "") + b.params[i].type.c_type + " " + b.params[i].c_name;
+        out += (i ? ", " : "") + b.params[i].type.c_type() + " " + b.params[i].c_name;
     return out.empty() ? "void" : out;
 }
 
 std::string typed_prototype(const api::OperatorBinding& b) {
-    return b.result.c_type + " " + b.entry_point + "(" + c_params(b) + ")";
+    return b.result.c_type() + " " + b.entry_point + "(" + c_params(b) + ")";
 }
 
 // The ATen call with every argument converted: at::_ops::add_Tensor::call(...).
@@ -40,8 +40,8 @@ std::string aten_call(const api::OperatorBinding& b) {
 void emit_typed(std::ostream& out, const api::OperatorBinding& b) {
     const auto& r = b.result;
     out << "extern \"C\" SPL_TORCH_EXPORT " << typed_prototype(b) << " {\n";
-    out << "    return spl::guarded<" << r.c_type << ">(\"" << b.entry_point << "\", [&] {\n";
-    if (r.c_type == "SplValue") out << "        spl::ResultArena::current().reset();\n";
+    out << "    return spl::guarded<" << r.c_type() << ">(\"" << b.entry_point << "\", [&] {\n";
+    if (r.uses_scratch()) out << "        spl::ResultArena::current().reset();\n";
     if (r.is_void) {
         out << "        " << aten_call(b) << ";\n";
     } else if (r.is_tuple) {

@@ -20,13 +20,13 @@ OutputFile emit_type_doc(const OperatorSet& ir) {
         << "## Arguments\n\n| schema | typed C | Simple extern | boxed | to ATen | lib.torch | lib.torch -> extern |\n"
         << "|---|---|---|---|---|---|---|\n";
     for (const auto& row : api::argument_table())
-        out << "| " << code(row.key) << " | " << code(row.c_type) << " | " << code(row.simple_type) << " | "
+        out << "| " << code(row.key) << " | " << code(row.c_type()) << " | " << code(row.simple_type) << " | "
             << code(row.unbox) << " | " << code(row.to_aten) << " | " << code(row.api_type) << " | "
             << code(row.to_ffi) << " |\n";
     out << "\n## Returns\n\n| schema | typed C | Simple extern | to typed C | boxed | lib.torch | extern -> lib.torch |\n"
         << "|---|---|---|---|---|---|---|\n";
     for (const auto& row : api::return_table())
-        out << "| " << code(row.key) << " | " << code(row.c_type) << " | " << code(row.simple_type) << " | "
+        out << "| " << code(row.key) << " | " << code(row.c_type()) << " | " << code(row.simple_type) << " | "
             << code(row.to_abi) << " | " << code(row.to_boxed) << " | " << code(row.api_type) << " | "
             << code(row.from_ffi) << " |\n";
     out << "\nSeveral returns come back as one array (`[i64]` when all are tensors, else a tuple type such as "
