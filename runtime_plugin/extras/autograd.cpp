@@ -45,12 +45,9 @@ SPL_TORCH_EXPORT void rt_torch_zero_grad(int64_t t) {
 
 } // extern "C"
 
-SPL_EXTRA0(rt_torch_no_grad_enter, "extern fn rt_torch_no_grad_enter() -> bool", "bool")
-SPL_EXTRA(rt_torch_no_grad_exit, "extern fn rt_torch_no_grad_exit(previous: bool)", "", {"previous", "bool", nullptr})
-SPL_EXTRA0(rt_torch_is_grad_enabled, "extern fn rt_torch_is_grad_enabled() -> bool", "bool")
-SPL_EXTRA(rt_torch_backward,
-          "extern fn rt_torch_backward(t: i64, gradient: i64, retain_graph: bool, create_graph: bool)", "",
-          {"t", "i64", nullptr}, {"gradient", "i64", nullptr}, {"retain_graph", "bool", nullptr},
-          {"create_graph", "bool", nullptr})
-SPL_EXTRA(rt_torch_grad, "extern fn rt_torch_grad(t: i64) -> i64", "i64", {"t", "i64", nullptr})
-SPL_EXTRA(rt_torch_zero_grad, "extern fn rt_torch_zero_grad(t: i64)", "", {"t", "i64", nullptr})
+SPL_EXTRA(rt_torch_no_grad_enter)
+SPL_EXTRA(rt_torch_no_grad_exit, "previous")
+SPL_EXTRA(rt_torch_is_grad_enabled)
+SPL_EXTRA(rt_torch_backward, "t", "gradient", "retain_graph", "create_graph")
+SPL_EXTRA(rt_torch_grad, "t")
+SPL_EXTRA(rt_torch_zero_grad, "t")

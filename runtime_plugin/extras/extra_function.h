@@ -1,17 +1,51 @@
 // Registration of hand-written entry points.
 //
-// SPL_EXTRA defines the SplFunction of a typed C function and derives its
-// boxed thunk from the C signature (AutoBoxed), so a hand-written function
-// is written once, as plain typed C, like the generated ones.
+// An extra is written once, as a plain typed C function; everything else is
+// derived from its C signature, as nanobind derives a binding's signature from
+// its C++ types: the boxed thunk (AutoBoxed), each parameter's Simple type, the
+// return type and the full `extern fn` text. Only the parameter names must be
+// given, since C does not keep them:
+//
+//     SPL_EXTRA(rt_torch_grad, "t")                     // extern fn rt_torch_grad(t: i64) -> i64
+//     SPL_EXTRA_RETURNS(rt_torch_shape, "[i64]", "t")   // an SplValue result with a precise type
+//
+// Each SPL_EXTRA registers itself (extras_registry.h), so no list elsewhere
+// names it; tests/plugin checks spl_stubs/lib/torch/core_ffi.spl against the
+// registered signatures.
 #pragma once
 
+#include "extras/extras_registry.h"
 #include "generated_support.h"
 
+#include <array>
+#include <cstddef>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace spl {
+
+template <class T>
+inline constexpr bool always_false = false;
+
+// The Simple type of each C carrier an extra may use. A carrier missing here
+// is a build error naming it. SplValue is any value; a result that is really
+// an array (rt_torch_shape) states its type with SPL_EXTRA_RETURNS.
+template <class T>
+constexpr const char* simple_type_of() {
+    if constexpr (std::is_void_v<T>) return "";
+    else if constexpr (std::is_same_v<T, int64_t>) return "i64";
+    else if constexpr (std::is_same_v<T, double>) return "f64";
+    else if constexpr (std::is_same_v<T, bool>) return "bool";
+    else if constexpr (std::is_same_v<T, const char*>) return "text";
+    else if constexpr (std::is_same_v<T, SplValue>) return "any";
+    else if constexpr (std::is_same_v<T, SplI64Array>) return "[i64]";
+    else if constexpr (std::is_same_v<T, SplF64Array>) return "[f64]";
+    else if constexpr (std::is_same_v<T, SplBoolArray>) return "[bool]";
+    else static_assert(always_false<T>, "no Simple type for this C type");
+}
 
 template <class T>
 T unbox_as(BoxedArgs& in, int i) {
@@ -23,7 +57,7 @@ T unbox_as(BoxedArgs& in, int i) {
     else if constexpr (std::is_same_v<T, SplI64Array>) return in.i64_list(i);
     else if constexpr (std::is_same_v<T, SplF64Array>) return in.f64_list(i);
     else if constexpr (std::is_same_v<T, SplBoolArray>) return in.bool_list(i);
-    else static_assert(sizeof(T) == 0, "no boxed form for this parameter type");
+    else static_assert(always_false<T>, "no boxed form for this parameter type");
 }
 
 template <auto Fn, const SplFunction* Entry>
@@ -53,18 +87,67 @@ private:
     }
 };
 
+// Owns the texts an extra's SplFunction points at and registers it. Built
+// once, at the plugin's static initialisation: C++17 has no constexpr string
+// concatenation of macro arguments, and a few dozen short strings built at
+// load time cost nothing next to LibTorch's own start-up.
+class ExtraRegistration {
+public:
+    ExtraRegistration(SplFunction& entry, const char* name, const char* return_type,
+                      const std::vector<const char*>& param_names, const std::vector<const char*>& param_types,
+                      SplBoxedFn boxed, void (*typed)(void));
+    ExtraRegistration(const ExtraRegistration&) = delete;
+    ExtraRegistration& operator=(const ExtraRegistration&) = delete;
+
+private:
+    // What the SplFunction points at. Leaked on purpose, as the handle table
+    // is: a host may cache a boxed thunk and call it from its own exit-time
+    // destructors, which run after the plugin's, and the thunk reads the
+    // parameters. Held here so that leak checkers see it reachable.
+    struct Texts {
+        std::string signature;
+        std::vector<SplParam> params;
+    };
+    [[maybe_unused]] const Texts* texts_;
+};
+
+// The parameter names given to SPL_EXTRA, counted by their type.
+template <class... Names>
+constexpr std::array<const char*, sizeof...(Names)> param_names(Names... names) {
+    static_assert((std::is_convertible_v<Names, const char*> && ...), "SPL_EXTRA: parameter names are text");
+    return {names...};
+}
+
+template <auto Fn>
+struct Extra;
+
+template <class R, class... A, R (*Fn)(A...)>
+struct Extra<Fn> {
+    // The registered function. Its address is a constant, which the boxed
+    // thunk needs as a template argument; its fields are filled in, once, by
+    // the ExtraRegistration that describe() returns.
+    inline static SplFunction entry{};
+
+    // `return_type`: nullptr derives it from R.
+    template <size_t N>
+    static ExtraRegistration describe(const char* name, const char* return_type,
+                                      const std::array<const char*, N>& names) {
+        static_assert(N == sizeof...(A), "SPL_EXTRA: give exactly one name per parameter of the C function");
+        const std::array<const char*, sizeof...(A)> types{simple_type_of<A>()...};
+        return ExtraRegistration(entry, name, return_type ? return_type : simple_type_of<R>(),
+                                 {names.begin(), names.end()}, {types.begin(), types.end()},
+                                 &AutoBoxed<Fn, &entry>::call, reinterpret_cast<void (*)(void)>(Fn));
+    }
+};
+
 } // namespace spl
 
-#define SPL_EXTRA_ENTRY(fn, signature, return_type, params, nparams)                                     \
-    extern const SplFunction spl_extra_##fn;                                                                \
-    const SplFunction spl_extra_##fn = {#fn, signature, return_type, params, nparams, nparams,            \
-                                        &spl::AutoBoxed<&fn, &spl_extra_##fn>::call,                        \
-                                        reinterpret_cast<void (*)(void)>(&fn)};
-
-// SPL_EXTRA(fn, "extern fn ...", "ret", {"p", "i64", nullptr}, ...)
-#define SPL_EXTRA(fn, signature, return_type, ...)                                                        \
-    static const SplParam spl_params_##fn[] = {__VA_ARGS__};                                               \
-    SPL_EXTRA_ENTRY(fn, signature, return_type, spl_params_##fn,                                          \
-                    static_cast<int32_t>(sizeof(spl_params_##fn) / sizeof(SplParam)))
-
-#define SPL_EXTRA0(fn, signature, return_type) SPL_EXTRA_ENTRY(fn, signature, return_type, nullptr, 0)
+// SPL_EXTRA(fn, "param", ...): registers the typed C function `fn`, with one
+// name per C parameter. SPL_EXTRA_RETURNS(fn, "simple type", "param", ...)
+// states the Simple return type instead of deriving it, for an SplValue
+// result. (C++17's guaranteed copy elision lets the non-copyable registration
+// be initialised from describe().)
+#define SPL_EXTRA_RETURNS(fn, return_type, ...)                                                                    \
+    static const spl::ExtraRegistration spl_extra_registration_##fn =                                             \
+        spl::Extra<&fn>::describe(#fn, return_type, spl::param_names(__VA_ARGS__));
+#define SPL_EXTRA(fn, ...) SPL_EXTRA_RETURNS(fn, nullptr, __VA_ARGS__)

@@ -1,26 +1,35 @@
-// The list of hand-written entry points, merged with the generated ones by
-// plugin_open.cpp. Each is defined next to its code with SPL_EXTRA.
+// The registry of hand-written entry points: each SPL_EXTRA adds its function
+// here while the plugin is loaded, so no list names them all.
 #include "extras/extras_registry.h"
 
-#define SPL_EXTRAS(X)                                                                                           \
-    X(rt_torch_from_f64) X(rt_torch_from_i64) X(rt_torch_from_bool) X(rt_torch_from_complex)                \
-    X(rt_torch_to_f64_list) X(rt_torch_to_i64_list) X(rt_torch_to_bool_list) X(rt_torch_to_complex_list)      \
-    X(rt_torch_shape) X(rt_torch_dtype) X(rt_torch_device)                                                    \
-    X(rt_torch_requires_grad) X(rt_torch_shares_storage) X(rt_torch_free) X(rt_torch_is_live)                \
-    X(rt_torch_live_handles) X(rt_torch_no_grad_enter) X(rt_torch_no_grad_exit) X(rt_torch_is_grad_enabled) \
-    X(rt_torch_backward) X(rt_torch_grad) X(rt_torch_zero_grad) X(rt_torch_version)                          \
-    X(rt_torch_plugin_version) X(rt_torch_loaded_version) X(rt_torch_manual_seed) X(rt_torch_cuda_is_available)                         \
-    X(rt_torch_cuda_device_count) X(rt_torch_last_error) X(rt_torch_error_pending) X(rt_torch_clear_error)    \
-    X(rt_torch_format)
-
-#define SPL_DECLARE_EXTRA(fn) extern const SplFunction spl_extra_##fn;
-SPL_EXTRAS(SPL_DECLARE_EXTRA)
+#include <algorithm>
+#include <cstring>
 
 namespace spl {
 
+namespace {
+
+// Constructed on first use: the registrations run during the static
+// initialisation of several translation units, in no specified order, and the
+// first of them may come before this file's own globals would be ready.
+// Written only during that initialisation, read-only afterwards.
+std::vector<const SplFunction*>& registrations() {
+    static std::vector<const SplFunction*> list;
+    return list;
+}
+
+} // namespace
+
+void register_extra(const SplFunction& fn) { registrations().push_back(&fn); }
+
+// Complete when read: plugin_open.cpp calls this on the first spl_plugin_open,
+// and a host can only call that after dlopen has run every static initialiser
+// of the plugin.
 std::vector<const SplFunction*> extra_functions() {
-#define SPL_LIST_EXTRA(fn) &spl_extra_##fn,
-    return {SPL_EXTRAS(SPL_LIST_EXTRA)};
+    std::vector<const SplFunction*> sorted = registrations();
+    std::sort(sorted.begin(), sorted.end(),
+              [](const SplFunction* a, const SplFunction* b) { return std::strcmp(a->name, b->name) < 0; });
+    return sorted;
 }
 
 } // namespace spl

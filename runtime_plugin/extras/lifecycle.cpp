@@ -18,6 +18,6 @@ SPL_TORCH_EXPORT int64_t rt_torch_live_handles(void) {
 
 } // extern "C"
 
-SPL_EXTRA(rt_torch_free, "extern fn rt_torch_free(t: i64)", "", {"t", "i64", nullptr})
-SPL_EXTRA(rt_torch_is_live, "extern fn rt_torch_is_live(t: i64) -> bool", "bool", {"t", "i64", nullptr})
-SPL_EXTRA0(rt_torch_live_handles, "extern fn rt_torch_live_handles() -> i64", "i64")
+SPL_EXTRA(rt_torch_free, "t")
+SPL_EXTRA(rt_torch_is_live, "t")
+SPL_EXTRA(rt_torch_live_handles)

@@ -55,12 +55,12 @@ SPL_TORCH_EXPORT void rt_torch_clear_error(void) {
 
 } // extern "C"
 
-SPL_EXTRA0(rt_torch_version, "extern fn rt_torch_version() -> text", "text")
-SPL_EXTRA0(rt_torch_loaded_version, "extern fn rt_torch_loaded_version() -> text", "text")
-SPL_EXTRA0(rt_torch_plugin_version, "extern fn rt_torch_plugin_version() -> text", "text")
-SPL_EXTRA(rt_torch_manual_seed, "extern fn rt_torch_manual_seed(seed: i64)", "", {"seed", "i64", nullptr})
-SPL_EXTRA0(rt_torch_cuda_is_available, "extern fn rt_torch_cuda_is_available() -> bool", "bool")
-SPL_EXTRA0(rt_torch_cuda_device_count, "extern fn rt_torch_cuda_device_count() -> i64", "i64")
-SPL_EXTRA0(rt_torch_last_error, "extern fn rt_torch_last_error() -> text", "text")
-SPL_EXTRA0(rt_torch_error_pending, "extern fn rt_torch_error_pending() -> bool", "bool")
-SPL_EXTRA0(rt_torch_clear_error, "extern fn rt_torch_clear_error()", "")
+SPL_EXTRA(rt_torch_version)
+SPL_EXTRA(rt_torch_loaded_version)
+SPL_EXTRA(rt_torch_plugin_version)
+SPL_EXTRA(rt_torch_manual_seed, "seed")
+SPL_EXTRA(rt_torch_cuda_is_available)
+SPL_EXTRA(rt_torch_cuda_device_count)
+SPL_EXTRA(rt_torch_last_error)
+SPL_EXTRA(rt_torch_error_pending)
+SPL_EXTRA(rt_torch_clear_error)

@@ -196,22 +196,12 @@ SPL_TORCH_EXPORT SplValue rt_torch_to_complex_list(int64_t t) {
 
 } // extern "C"
 
-SPL_EXTRA(rt_torch_from_f64,
-          "extern fn rt_torch_from_f64(data: [f64], shape: [i64], dtype: text, device: text, requires_grad: bool) -> i64",
-          "i64", {"data", "[f64]", nullptr}, {"shape", "[i64]", nullptr}, {"dtype", "text", nullptr},
-          {"device", "text", nullptr}, {"requires_grad", "bool", nullptr})
-SPL_EXTRA(rt_torch_from_i64,
-          "extern fn rt_torch_from_i64(data: [i64], shape: [i64], dtype: text, device: text, requires_grad: bool) -> i64",
-          "i64", {"data", "[i64]", nullptr}, {"shape", "[i64]", nullptr}, {"dtype", "text", nullptr},
-          {"device", "text", nullptr}, {"requires_grad", "bool", nullptr})
-SPL_EXTRA(rt_torch_from_bool, "extern fn rt_torch_from_bool(data: [bool], shape: [i64], device: text) -> i64", "i64",
-          {"data", "[bool]", nullptr}, {"shape", "[i64]", nullptr}, {"device", "text", nullptr})
-SPL_EXTRA(rt_torch_from_complex,
-          "extern fn rt_torch_from_complex(re_im: [f64], shape: [i64], dtype: text, device: text, requires_grad: bool) -> i64",
-          "i64", {"re_im", "[f64]", nullptr}, {"shape", "[i64]", nullptr}, {"dtype", "text", nullptr},
-          {"device", "text", nullptr}, {"requires_grad", "bool", nullptr})
-SPL_EXTRA(rt_torch_to_f64_list, "extern fn rt_torch_to_f64_list(t: i64) -> [f64]", "[f64]", {"t", "i64", nullptr})
-SPL_EXTRA(rt_torch_to_i64_list, "extern fn rt_torch_to_i64_list(t: i64) -> [i64]", "[i64]", {"t", "i64", nullptr})
-SPL_EXTRA(rt_torch_to_bool_list, "extern fn rt_torch_to_bool_list(t: i64) -> [bool]", "[bool]", {"t", "i64", nullptr})
-SPL_EXTRA(rt_torch_to_complex_list, "extern fn rt_torch_to_complex_list(t: i64) -> [f64]", "[f64]",
-          {"t", "i64", nullptr})
+SPL_EXTRA(rt_torch_from_f64, "data", "shape", "dtype", "device", "requires_grad")
+SPL_EXTRA(rt_torch_from_i64, "data", "shape", "dtype", "device", "requires_grad")
+SPL_EXTRA(rt_torch_from_bool, "data", "shape", "device")
+SPL_EXTRA(rt_torch_from_complex, "re_im", "shape", "dtype", "device", "requires_grad")
+// The lists come back as boxed arrays (SplValue): their Simple types are stated.
+SPL_EXTRA_RETURNS(rt_torch_to_f64_list, "[f64]", "t")
+SPL_EXTRA_RETURNS(rt_torch_to_i64_list, "[i64]", "t")
+SPL_EXTRA_RETURNS(rt_torch_to_bool_list, "[bool]", "t")
+SPL_EXTRA_RETURNS(rt_torch_to_complex_list, "[f64]", "t")

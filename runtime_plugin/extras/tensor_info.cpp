@@ -33,9 +33,8 @@ SPL_TORCH_EXPORT bool rt_torch_shares_storage(int64_t a, int64_t b) {
 
 } // extern "C"
 
-SPL_EXTRA(rt_torch_shape, "extern fn rt_torch_shape(t: i64) -> [i64]", "[i64]", {"t", "i64", nullptr})
-SPL_EXTRA(rt_torch_dtype, "extern fn rt_torch_dtype(t: i64) -> text", "text", {"t", "i64", nullptr})
-SPL_EXTRA(rt_torch_device, "extern fn rt_torch_device(t: i64) -> text", "text", {"t", "i64", nullptr})
-SPL_EXTRA(rt_torch_requires_grad, "extern fn rt_torch_requires_grad(t: i64) -> bool", "bool", {"t", "i64", nullptr})
-SPL_EXTRA(rt_torch_shares_storage, "extern fn rt_torch_shares_storage(a: i64, b: i64) -> bool", "bool",
-          {"a", "i64", nullptr}, {"b", "i64", nullptr})
+SPL_EXTRA_RETURNS(rt_torch_shape, "[i64]", "t")
+SPL_EXTRA(rt_torch_dtype, "t")
+SPL_EXTRA(rt_torch_device, "t")
+SPL_EXTRA(rt_torch_requires_grad, "t")
+SPL_EXTRA(rt_torch_shares_storage, "a", "b")

@@ -171,4 +171,4 @@ extern "C" SPL_TORCH_EXPORT const char* rt_torch_format(int64_t t) {
     });
 }
 
-SPL_EXTRA(rt_torch_format, "extern fn rt_torch_format(t: i64) -> text", "text", {"t", "i64", nullptr})
+SPL_EXTRA(rt_torch_format, "t")
