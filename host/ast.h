@@ -15,6 +15,7 @@
 
 #include "format_spec.h"
 #include "source.h"
+#include "type_expr.h"
 #include "types.h"
 #include "value.h"
 
@@ -265,9 +266,9 @@ struct Try : Expr {
 };
 
 struct Cast : Expr {
-    Cast(SourceLoc l, ExprPtr e, std::string t) : Expr(ExprKind::Cast, l), operand(std::move(e)), type(std::move(t)) {}
+    Cast(SourceLoc l, ExprPtr e, TypeRef t) : Expr(ExprKind::Cast, l), operand(std::move(e)), type(std::move(t)) {}
     ExprPtr operand;
-    std::string type; // canonical type text
+    TypeRef type;
 };
 
 // ---------------------------------------------------------------- patterns
@@ -319,7 +320,7 @@ struct Let : Stmt {
     Let(SourceLoc l) : Stmt(StmtKind::Let, l) {}
     PatternPtr target;
     bool is_mutable = false;
-    std::string type; // canonical, "" when not written
+    TypeRef type; // empty when not written
     bool to_float = false; // declared f64/f32: an integer initialiser becomes a float
     ExprPtr init;
 };
@@ -368,7 +369,7 @@ struct MatchStmt : Stmt {
 
 struct Param {
     std::string name;
-    std::string type;      // canonical
+    TypeRef type;          // empty when not written
     ExprPtr default_value; // null when required
     std::string default_text; // the default as written (extern signatures, overload messages)
     bool to_float = false;  // declared f64/f32
@@ -388,7 +389,7 @@ struct FnProto {
     std::string name;
     SourceLoc loc;
     std::vector<Param> params;
-    std::string return_type;
+    TypeRef return_type;
     Block body;
     bool is_method = false;  // slot 0 holds `self`
     bool is_static = false;
@@ -416,7 +417,7 @@ struct FnDecl : Stmt {
 
 struct FieldDecl {
     std::string name;
-    std::string type;
+    TypeRef type;
     ExprPtr default_value;
     bool to_float = false;
     SourceLoc loc;
@@ -458,7 +459,7 @@ struct ExternDecl : Stmt {
     ExternDecl(SourceLoc l) : Stmt(StmtKind::Extern, l) {}
     std::string name;
     std::vector<Param> params;
-    std::string return_type; // canonical, "" for none
+    TypeRef return_type;     // empty for none
     std::string signature;   // canonical `extern fn ...` text, for messages
     uint32_t default_slots = 0;
     Value* global = nullptr;

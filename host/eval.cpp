@@ -145,7 +145,7 @@ Value Interpreter::eval(const Expr& e) {
     case ExprKind::Try: return eval_try(static_cast<const Try&>(e));
     case ExprKind::Cast: {
         const auto& c = static_cast<const Cast&>(e);
-        return cast(eval(*c.operand), c.type, c.loc);
+        return cast(eval(*c.operand), c.type.text, c.loc);
     }
     }
     return Value();

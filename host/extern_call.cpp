@@ -1,31 +1,46 @@
+// extern_call.cpp — converting arguments and results at the plugin boundary, and making the call.
 #include "extern_call.h"
 
 #include "arg_binding.h"
+#include "scalar_types.h"
 
 namespace spl {
 
 namespace {
 
-Conv conv_for(const std::string& type) {
-    Conv c;
-    c.type = type.empty() ? "any" : type;
-    std::string t = type;
-    while (!t.empty() && t.back() == '?') {
-        c.optional = true;
-        t.pop_back();
+// How a value of a written type crosses to the plugin. A plain name that is
+// no built-in type (a class, a generic, `any`), a dict and a function type
+// are passed by the value's own kind; `T?` also lets nil through.
+ConvKind conv_kind(const TypeExpr* t, bool& optional) {
+    while (t && t->kind == TypeExpr::Kind::Optional) {
+        optional = true;
+        t = t->args[0].get();
     }
-    if (t.empty() || t == "any") c.kind = ConvKind::Any;
-    else if (t == "i64" || t == "i32" || t == "i16" || t == "i8" || t == "u64" || t == "u32" || t == "u16" ||
-             t == "u8" || t == "isize" || t == "usize")
-        c.kind = ConvKind::I64;
-    else if (t == "f64" || t == "f32") c.kind = ConvKind::F64;
-    else if (t == "bool") c.kind = ConvKind::Bool;
-    else if (t == "text" || t == "str" || t == "String") c.kind = ConvKind::Text;
-    else if (t.front() == '[' && t.back() == ']') {
-        c.kind = ConvKind::Array;
-        c.elem = conv_for(t.substr(1, t.size() - 2)).kind;
-    } else if (t.front() == '(') c.kind = t == "()" ? ConvKind::None : ConvKind::Tuple;
-    else c.kind = ConvKind::Any;
+    if (!t) return ConvKind::Any;
+    switch (t->kind) {
+    case TypeExpr::Kind::List: return ConvKind::Array;
+    case TypeExpr::Kind::Tuple: return t->args.empty() ? ConvKind::None : ConvKind::Tuple;
+    case TypeExpr::Kind::Named:
+        if (t->generic) return ConvKind::Any;
+        if (find_int_type(t->name)) return ConvKind::I64;
+        if (find_float_type(t->name)) return ConvKind::F64;
+        if (t->name == "bool") return ConvKind::Bool;
+        if (is_text_type_name(t->name)) return ConvKind::Text;
+        return ConvKind::Any;
+    default: return ConvKind::Any;
+    }
+}
+
+Conv conv_for(const TypeRef& type) {
+    Conv c;
+    c.type = type.empty() ? "any" : type.text;
+    c.kind = conv_kind(type.tree.get(), c.optional);
+    if (c.kind == ConvKind::Array) {
+        const TypeExpr* t = type.tree.get();
+        while (t->kind == TypeExpr::Kind::Optional) t = t->args[0].get();
+        bool elem_optional = false; // an element's own `?` is not looked at: nil elements go by the element kind
+        c.elem = conv_kind(t->args[0].get(), elem_optional);
+    }
     return c;
 }
 

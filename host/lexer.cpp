@@ -56,6 +56,15 @@ void append_utf8(std::string& out, uint32_t cp) {
 
 } // namespace
 
+std::string describe_token(const Token& t) {
+    switch (t.kind) {
+    case Tok::Ident: return "identifier `" + std::string(t.text) + "`";
+    case Tok::Int: case Tok::Float: return "number `" + std::string(t.text) + "`";
+    case Tok::Str: case Tok::RawStr: return "text " + std::string(t.text.substr(0, 40));
+    default: return tok_name(t.kind);
+    }
+}
+
 std::string tok_name(Tok t) {
     switch (t) {
     case Tok::Eof: return "end of file";

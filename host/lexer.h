@@ -59,6 +59,9 @@ struct Token {
     std::vector<StrPart> parts; // Str: literal and expression pieces
 };
 
+// How a token is named after "found" in those messages: its kind, with the text of a name, number or string.
+std::string describe_token(const Token& t);
+
 class Lexer {
 public:
     // A whole file, with layout tokens.

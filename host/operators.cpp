@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "interpreter.h"
+#include "scalar_types.h"
 
 namespace spl {
 
@@ -327,9 +328,7 @@ int Interpreter::compare(const Value& a, const Value& b, SourceLoc loc) {
 
 Value Interpreter::cast(const Value& v, const std::string& type, SourceLoc loc) {
     auto fail = [&]() -> Value { runtime_error(loc, "cannot convert " + type_name(v) + " to " + type); };
-    static const char* const int_types[] = {"i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8", "isize", "usize", "int"};
-    for (const char* t : int_types) {
-        if (type != t) continue;
+    if (const IntTypeName* int_type = find_int_type(type)) {
         int64_t i;
         if (v.is_int()) {
             i = v.as_int();
@@ -351,16 +350,9 @@ Value Interpreter::cast(const Value& v, const std::string& type, SourceLoc loc) 
         } else {
             return fail();
         }
-        // Narrow types wrap, as a C cast would.
-        if (type == "i32") i = static_cast<int32_t>(i);
-        else if (type == "i16") i = static_cast<int16_t>(i);
-        else if (type == "i8") i = static_cast<int8_t>(i);
-        else if (type == "u32") i = static_cast<uint32_t>(i);
-        else if (type == "u16") i = static_cast<uint16_t>(i);
-        else if (type == "u8") i = static_cast<uint8_t>(i);
-        return Value::integer(i);
+        return Value::integer(wrap_to(*int_type, i)); // narrow types wrap, as a C cast would
     }
-    if (type == "f64" || type == "f32" || type == "float") {
+    if (const FloatTypeName* float_type = find_float_type(type)) {
         double f;
         if (v.is_number()) f = v.to_double();
         else if (v.is_bool()) f = v.as_bool() ? 1.0 : 0.0;
@@ -372,10 +364,10 @@ Value Interpreter::cast(const Value& v, const std::string& type, SourceLoc loc) 
         } else {
             return fail();
         }
-        if (type == "f32") f = static_cast<double>(static_cast<float>(f));
+        if (float_type->bits == 32) f = static_cast<double>(static_cast<float>(f));
         return Value::number(f);
     }
-    if (type == "text" || type == "str" || type == "String") return make_str(display(v, loc));
+    if (is_text_type_name(type)) return make_str(display(v, loc));
     if (type == "bool") {
         if (v.is_bool()) return v;
         if (v.is_int()) return Value::boolean(v.as_int() != 0);

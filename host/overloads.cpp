@@ -186,11 +186,11 @@ std::string signature_text(const FnProto& p) {
         const Param& prm = p.params[i];
         if (i) s += ", ";
         s += prm.name;
-        if (!prm.type.empty()) s += ": " + prm.type;
+        if (!prm.type.empty()) s += ": " + prm.type.text;
         if (prm.default_value) s += " = " + prm.default_text;
     }
     s += ")";
-    if (!p.return_type.empty()) s += " -> " + p.return_type;
+    if (!p.return_type.empty()) s += " -> " + p.return_type.text;
     return s;
 }
 
@@ -204,7 +204,7 @@ void no_overload_error(const Interpreter& in, const OverloadSetObj& set, const A
 
 void argument_type_error(const Interpreter& in, const FnProto& p, size_t param, const Value& v, SourceLoc loc) {
     const Param& prm = p.params[param];
-    runtime_error(loc, p.qualified_name + "() argument '" + prm.name + "' must be " + prm.type + ", got " +
+    runtime_error(loc, p.qualified_name + "() argument '" + prm.name + "' must be " + prm.type.text + ", got " +
                            describe_value_type(v, [&](const Value& x) { return in.type_name(x); }) + signature_note(p));
 }
 

@@ -4,6 +4,8 @@
 
 #include "diagnostics.h"
 #include "lexer.h"
+#include "scalar_types.h"
+#include "type_expr.h"
 
 namespace spl {
 
@@ -17,7 +19,6 @@ public:
 
     std::unique_ptr<Module> parse_file();
     ExprPtr parse_fragment(); // one expression then end of input
-    std::string parse_type_only();
 
 private:
     // ---- token access
@@ -41,17 +42,9 @@ private:
     }
     std::string expect_ident(const std::string& what) { return std::string(expect(Tok::Ident, what).text); }
     [[noreturn]] void fail_expected(const std::string& what) const {
-        throw_error(ErrorKind::Syntax, cur().loc, "expected " + what + ", found " + describe(cur()));
+        throw_error(ErrorKind::Syntax, cur().loc, "expected " + what + ", found " + describe_token(cur()));
     }
     [[noreturn]] void fail_at(SourceLoc loc, const std::string& msg) const { throw_error(ErrorKind::Syntax, loc, msg); }
-    static std::string describe(const Token& t) {
-        switch (t.kind) {
-        case Tok::Ident: return "identifier `" + std::string(t.text) + "`";
-        case Tok::Int: case Tok::Float: return "number `" + std::string(t.text) + "`";
-        case Tok::Str: case Tok::RawStr: return "text " + std::string(t.text.substr(0, 40));
-        default: return tok_name(t.kind);
-        }
-    }
     bool prev_was_dedent() const { return pos_ > 0 && toks_[pos_ - 1].kind == Tok::Dedent; }
 
     // ---- statements
@@ -102,7 +95,7 @@ private:
     PatternPtr parse_pattern();
     PatternPtr parse_pattern_primary();
     PatternPtr parse_binding_target(); // val/for targets: names and tuples
-    std::string parse_type();
+    TypeRef parse_type(); // the type grammar is type_expr.h's
 
     std::string source_between(const Token& first, const Token& last) const;
 
@@ -114,7 +107,10 @@ private:
 
 bool starts_upper(std::string_view s) { return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])); }
 
-bool is_float_type(const std::string& t) { return t == "f64" || t == "f32"; }
+// Declared f64/f32 (not `f64?`): an integer given for it becomes a float.
+bool is_float_type(const TypeRef& t) {
+    return t.tree && t.tree->kind == TypeExpr::Kind::Named && !t.tree->generic && find_float_type(t.tree->name);
+}
 
 std::unique_ptr<FnProto> make_block_lambda(SourceLoc loc, Block body, std::string name) {
     auto proto = std::make_unique<FnProto>();
@@ -147,12 +143,6 @@ ExprPtr Parser::parse_fragment() {
     ExprPtr e = parse_expr();
     if (!at(Tok::Eof)) fail_expected("`}` after the interpolated expression");
     return e;
-}
-
-std::string Parser::parse_type_only() {
-    std::string t = parse_type();
-    if (!at(Tok::Eof)) fail_expected("end of type");
-    return t;
 }
 
 void Parser::end_statement() {
@@ -451,11 +441,11 @@ StmtPtr Parser::parse_extern() {
     for (size_t i = 0; i < s->params.size(); ++i) {
         const Param& p = s->params[i];
         if (i) sig += ", ";
-        sig += p.name + ": " + (p.type.empty() ? "any" : p.type);
+        sig += p.name + ": " + (p.type.empty() ? "any" : p.type.text);
         if (p.default_value) sig += " = " + p.default_text;
     }
     sig += ")";
-    if (!s->return_type.empty()) sig += " -> " + s->return_type;
+    if (!s->return_type.empty()) sig += " -> " + s->return_type.text;
     s->signature = sig;
     end_statement();
     return s;
@@ -1232,66 +1222,7 @@ PatternPtr Parser::parse_binding_target() {
 
 // ============================================================ types
 
-std::string Parser::parse_type() {
-    std::string t;
-    if (accept(Tok::LBracket)) {
-        t = "[" + parse_type() + "]";
-        expect(Tok::RBracket, "`]` in the type");
-    } else if (accept(Tok::LBrace)) {
-        std::string k = parse_type();
-        expect(Tok::Colon, "`:` in the dictionary type");
-        std::string v = parse_type();
-        expect(Tok::RBrace, "`}` in the type");
-        t = "{" + k + ": " + v + "}";
-    } else if (accept(Tok::LParen)) {
-        t = "(";
-        bool first = true;
-        while (!at(Tok::RParen)) {
-            if (!first) t += ", ";
-            first = false;
-            t += parse_type();
-            if (!accept(Tok::Comma)) break;
-        }
-        expect(Tok::RParen, "`)` in the tuple type");
-        t += ")";
-    } else if (accept(Tok::KwFn)) {
-        expect(Tok::LParen, "`(` in the function type");
-        t = "fn(";
-        bool first = true;
-        while (!at(Tok::RParen)) {
-            if (!first) t += ", ";
-            first = false;
-            t += parse_type();
-            if (!accept(Tok::Comma)) break;
-        }
-        expect(Tok::RParen, "`)` in the function type");
-        t += ")";
-        if (accept(Tok::Arrow)) t += " -> " + parse_type();
-    } else {
-        t = expect_ident("a type");
-        while (at(Tok::Dot) && peek().kind == Tok::Ident) {
-            advance();
-            t += "." + std::string(advance().text);
-        }
-        if (accept(Tok::Lt)) {
-            t += "<";
-            bool first = true;
-            while (!at(Tok::Gt)) {
-                if (!first) t += ", ";
-                first = false;
-                t += parse_type();
-                if (!accept(Tok::Comma)) break;
-            }
-            expect(Tok::Gt, "`>` in the generic type");
-            t += ">";
-        }
-    }
-    while (at(Tok::Question)) {
-        advance();
-        t += "?";
-    }
-    return t;
-}
+TypeRef Parser::parse_type() { return TypeRef(parse_type_tokens(toks_, pos_)); }
 
 std::string Parser::source_between(const Token& first, const Token& last) const {
     const char* begin = first.text.data();
@@ -1305,23 +1236,6 @@ std::unique_ptr<Module> parse_module(const SourceFile& file) {
     Lexer lexer(file);
     Parser parser(file, lexer.tokenize());
     return parser.parse_file();
-}
-
-std::string canonical_type(std::string_view text) {
-    SourceFile file("<type>", std::string(text));
-    try {
-        Lexer lexer(file);
-        std::vector<Token> toks = lexer.tokenize();
-        // Drop the layout tokens a whole-file lex adds.
-        std::vector<Token> core;
-        for (auto& t : toks)
-            if (t.kind != Tok::Newline && t.kind != Tok::Indent && t.kind != Tok::Dedent) core.push_back(std::move(t));
-        Parser parser(file, std::move(core));
-        return parser.parse_type_only();
-    } catch (const ProgramError&) {
-        size_t b = text.find_first_not_of(" \t"), e = text.find_last_not_of(" \t");
-        return b == std::string_view::npos ? std::string() : std::string(text.substr(b, e - b + 1));
-    }
 }
 
 } // namespace spl

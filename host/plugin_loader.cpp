@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 
 #include "diagnostics.h"
-#include "parser.h"
+#include "type_expr.h"
 
 namespace spl {
 
@@ -89,15 +89,15 @@ const SplFunction* PluginLoader::bind(const ast::ExternDecl& decl) {
             const ast::Param& dec = decl.params[i];
             if (dec.name != reg.name)
                 problem = "parameter " + std::to_string(i + 1) + " is `" + dec.name + "` here, `" + reg.name + "` in the plugin";
-            else if (plain_type(dec.type) != plain_type(canonical_type(reg.simple_type ? reg.simple_type : "")))
-                problem = "parameter `" + dec.name + "` has type " + plain_type(dec.type) + " here, " +
+            else if (plain_type(dec.type.text) != plain_type(canonical_type(reg.simple_type ? reg.simple_type : "")))
+                problem = "parameter `" + dec.name + "` has type " + plain_type(dec.type.text) + " here, " +
                           (reg.simple_type ? reg.simple_type : "?") + " in the plugin";
         }
     }
     if (problem.empty()) {
         std::string reg_ret = canonical_type(fn->return_type ? fn->return_type : "");
-        if (reg_ret != decl.return_type)
-            problem = "the result type is " + (decl.return_type.empty() ? std::string("(none)") : decl.return_type) +
+        if (reg_ret != decl.return_type.text)
+            problem = "the result type is " + (decl.return_type.empty() ? std::string("(none)") : decl.return_type.text) +
                       " here, " + (reg_ret.empty() ? std::string("(none)") : reg_ret) + " in the plugin";
     }
     if (!problem.empty()) {

@@ -76,7 +76,7 @@ private:
 
     // ---- declared types
     const Value* find(const std::string& name) const override; // TypeLookup: a class or enum's global slot
-    std::shared_ptr<const TypeSpec> param_spec(const std::string& type);
+    std::shared_ptr<const TypeSpec> param_spec(const TypeRef& type);
 
     // ---- functions
     void resolve_function(FnProto& p, FnState* parent, const std::string& qualified);
@@ -181,16 +181,16 @@ const Value* Resolver::find(const std::string& name) const {
 }
 
 // Types repeat (`Tensor` thousands of times in a generated library): each
-// text is compiled once per module. `Self` depends on the class, so it is not shared.
-std::shared_ptr<const TypeSpec> Resolver::param_spec(const std::string& type) {
+// type is compiled once per module (keyed by its canonical text). `Self` depends on the class, so it is not shared.
+std::shared_ptr<const TypeSpec> Resolver::param_spec(const TypeRef& type) {
     if (type.empty()) return untyped_spec();
-    const bool shared = type.find("Self") == std::string::npos;
+    const bool shared = type.text.find("Self") == std::string::npos;
     if (shared) {
-        auto it = specs_.find(type);
+        auto it = specs_.find(type.text);
         if (it != specs_.end()) return it->second;
     }
     auto spec = std::make_shared<const TypeSpec>(compile_type(type, *this));
-    if (shared) specs_.emplace(type, spec);
+    if (shared) specs_.emplace(type.text, spec);
     return spec;
 }
 

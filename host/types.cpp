@@ -1,8 +1,8 @@
+// types.cpp — compiling written types into TypeSpecs, and checking values against them.
 #include "types.h"
 
-#include <cctype>
-
 #include "objects.h"
+#include "scalar_types.h"
 
 namespace spl {
 
@@ -10,117 +10,57 @@ namespace {
 
 using Kind = TypeSpec::Kind;
 
-// Reads canonical type text (as the parser writes it: `[T]`, `(A, B)`,
-// `{K: V}`, `fn(A) -> R`, `Name`, `a.Name`, `Name<A>`, each maybe followed
-// by `?`). The text is the parser's own output, so it is well formed; an
-// unexpected character just ends the type, which then goes unchecked.
-class TypeReader {
-public:
-    TypeReader(const std::string& text, const TypeLookup& lookup) : s_(text), lookup_(lookup) {}
+// A plain name: a built-in type, a class or enum in scope, or `Scalar`.
+// Anything else (a generic parameter, a trait, `a.Name`) stays Unchecked.
+void compile_name(const std::string& name, const TypeLookup& lookup, TypeSpec& t) {
+    if (find_int_type(name)) t.kind = Kind::Int;
+    else if (find_float_type(name)) t.kind = Kind::Float;
+    else if (name == "bool") t.kind = Kind::Bool;
+    else if (is_text_type_name(name)) t.kind = Kind::Text;
+    else if (name == "any") t.kind = Kind::Any;
+    else if (const Value* slot = lookup.find(name)) {
+        t.kind = Kind::Named;
+        t.named = slot;
+    } else if (name == "Scalar") {
+        t.kind = Kind::Scalar;
+    }
+}
 
-    TypeSpec read() {
-        TypeSpec t;
-        if (eat('[')) {
-            t.kind = Kind::Array;
-            t.elems.push_back(read());
-            eat(']');
-        } else if (eat('(')) {
-            t.kind = Kind::Tuple;
-            while (pos_ < s_.size() && s_[pos_] != ')') {
-                t.elems.push_back(read());
-                if (!eat(',')) break;
-                skip_spaces();
-            }
-            eat(')');
-        } else if (eat('{')) {
-            t.kind = Kind::Dict;
-            read();
-            eat(':');
-            skip_spaces();
-            read();
-            eat('}');
-        } else {
-            std::string name = identifier();
-            while (eat('.')) name += "." + identifier();
-            if (name == "fn" && eat('(')) {
-                t.kind = Kind::Callable;
-                while (pos_ < s_.size() && s_[pos_] != ')') {
-                    read();
-                    if (!eat(',')) break;
-                    skip_spaces();
-                }
-                eat(')');
-                if (s_.compare(pos_, 4, " -> ") == 0) {
-                    pos_ += 4;
-                    read();
-                }
-            } else if (eat('<')) {
-                // Generic types (Option<T>, Result<T, E>, List<T>): not checked.
-                while (pos_ < s_.size() && s_[pos_] != '>') {
-                    read();
-                    if (!eat(',')) break;
-                    skip_spaces();
-                }
-                eat('>');
-            } else {
-                named(name, t);
-            }
-        }
-        while (eat('?')) t.optional = true;
-        if (t.kind == Kind::Array || t.kind == Kind::Tuple) {
-            t.looks_inside = t.kind == Kind::Tuple;
-            for (const TypeSpec& e : t.elems)
-                t.looks_inside |= !(e.kind == Kind::Unchecked || (e.kind == Kind::Any && e.optional));
-        }
+TypeSpec compile(const TypeExpr& e, const TypeLookup& lookup) {
+    TypeSpec t;
+    switch (e.kind) {
+    case TypeExpr::Kind::Optional:
+        t = compile(*e.args[0], lookup);
+        t.optional = true;
+        return t;
+    case TypeExpr::Kind::List:
+        t.kind = Kind::Array;
+        t.elems.push_back(compile(*e.args[0], lookup));
+        break;
+    case TypeExpr::Kind::Tuple:
+        t.kind = Kind::Tuple;
+        for (const TypePtr& a : e.args) t.elems.push_back(compile(*a, lookup));
+        break;
+    case TypeExpr::Kind::Dict: t.kind = Kind::Dict; return t;         // entries are not checked
+    case TypeExpr::Kind::Function: t.kind = Kind::Callable; return t; // nor are signatures
+    case TypeExpr::Kind::Named:
+        // Generic types (Option<T>, Result<T, E>, List<T>) are not checked.
+        if (!e.generic) compile_name(e.name, lookup, t);
         return t;
     }
-
-private:
-    void named(const std::string& name, TypeSpec& t) const {
-        static const char* const ints[] = {"i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8", "isize", "usize"};
-        for (const char* i : ints)
-            if (name == i) {
-                t.kind = Kind::Int;
-                return;
-            }
-        if (name == "f64" || name == "f32") t.kind = Kind::Float;
-        else if (name == "bool") t.kind = Kind::Bool;
-        else if (name == "text" || name == "str" || name == "String") t.kind = Kind::Text;
-        else if (name == "any") t.kind = Kind::Any;
-        else if (const Value* slot = lookup_.find(name)) {
-            t.kind = Kind::Named;
-            t.named = slot;
-        } else if (name == "Scalar") {
-            t.kind = Kind::Scalar;
-        }
-    }
-    std::string identifier() {
-        size_t b = pos_;
-        while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
-        return s_.substr(b, pos_ - b);
-    }
-    bool eat(char c) {
-        if (pos_ < s_.size() && s_[pos_] == c) {
-            ++pos_;
-            return true;
-        }
-        return false;
-    }
-    void skip_spaces() {
-        while (pos_ < s_.size() && s_[pos_] == ' ') ++pos_;
-    }
-
-    const std::string& s_;
-    const TypeLookup& lookup_;
-    size_t pos_ = 0;
-};
+    // Whether a check must look at the elements: a tuple always (its length),
+    // an array unless every element type accepts anything.
+    t.looks_inside = t.kind == Kind::Tuple;
+    for (const TypeSpec& el : t.elems)
+        t.looks_inside |= !(el.kind == Kind::Unchecked || (el.kind == Kind::Any && el.optional));
+    return t;
+}
 
 } // namespace
 
-TypeSpec compile_type(const std::string& canonical, const TypeLookup& lookup) {
-    if (canonical.empty()) return *untyped_spec();
-    TypeReader reader(canonical, lookup);
-    return reader.read();
+TypeSpec compile_type(const TypeRef& type, const TypeLookup& lookup) {
+    if (type.empty()) return *untyped_spec();
+    return compile(*type.tree, lookup);
 }
 
 const std::shared_ptr<const TypeSpec>& untyped_spec() {

@@ -1,7 +1,7 @@
 // types.h — declared parameter types, compiled once and checked against values.
 //
-// Types are kept as canonical text by the parser (`[i64]`, `Tensor?`). The
-// resolver compiles each parameter's type into a TypeSpec, resolving class
+// The parser keeps each written type as a tree (type_expr.h). The resolver
+// compiles each parameter's type into a TypeSpec, resolving class
 // and enum names to the global slot that will hold them, so that checking a
 // value at a call is a few compares and never a string operation. Checks are
 // what overload resolution is built on (overloads.h); single functions use
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "type_expr.h"
 #include "value.h"
 
 namespace spl {
@@ -57,8 +58,8 @@ protected:
     ~TypeLookup() = default;
 };
 
-// Compiles canonical type text ("" when no annotation was written).
-TypeSpec compile_type(const std::string& canonical, const TypeLookup& lookup);
+// Compiles a written type (empty when no annotation was written).
+TypeSpec compile_type(const TypeRef& type, const TypeLookup& lookup);
 
 // The spec shared by every unannotated parameter.
 const std::shared_ptr<const TypeSpec>& untyped_spec();

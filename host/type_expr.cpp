@@ -1,0 +1,158 @@
+// type_expr.cpp — the one type grammar (over tokens), the canonical printer,
+// and parsing of type text that comes from outside (plugin signatures).
+#include "type_expr.h"
+
+#include "diagnostics.h"
+#include "lexer.h"
+
+namespace spl {
+
+namespace {
+
+// A cursor over the parser's tokens with the parser's own rules: the last
+// token (Eof) is never stepped past, and a wrong token is reported as the
+// parser reports it.
+class TypeGrammar {
+public:
+    TypeGrammar(const std::vector<Token>& toks, size_t& pos) : toks_(toks), pos_(pos) {}
+
+    TypePtr type() {
+        auto t = std::make_shared<TypeExpr>();
+        if (accept(Tok::LBracket)) {
+            t->kind = TypeExpr::Kind::List;
+            t->args.push_back(type());
+            expect(Tok::RBracket, "`]` in the type");
+        } else if (accept(Tok::LBrace)) {
+            t->kind = TypeExpr::Kind::Dict;
+            t->args.push_back(type());
+            expect(Tok::Colon, "`:` in the dictionary type");
+            t->args.push_back(type());
+            expect(Tok::RBrace, "`}` in the type");
+        } else if (accept(Tok::LParen)) {
+            t->kind = TypeExpr::Kind::Tuple;
+            list(t->args, Tok::RParen);
+            expect(Tok::RParen, "`)` in the tuple type");
+        } else if (accept(Tok::KwFn)) {
+            t->kind = TypeExpr::Kind::Function;
+            expect(Tok::LParen, "`(` in the function type");
+            list(t->args, Tok::RParen);
+            expect(Tok::RParen, "`)` in the function type");
+            if (accept(Tok::Arrow)) t->result = type();
+        } else {
+            t->name = std::string(expect(Tok::Ident, "a type").text);
+            while (at(Tok::Dot) && peek().kind == Tok::Ident) {
+                advance();
+                t->name += "." + std::string(advance().text);
+            }
+            if (accept(Tok::Lt)) {
+                t->generic = true;
+                list(t->args, Tok::Gt);
+                expect(Tok::Gt, "`>` in the generic type");
+            }
+        }
+        TypePtr out = std::move(t);
+        while (accept(Tok::Question)) {
+            auto opt = std::make_shared<TypeExpr>();
+            opt->kind = TypeExpr::Kind::Optional;
+            opt->args.push_back(std::move(out));
+            out = std::move(opt);
+        }
+        return out;
+    }
+
+    bool at_end() const { return at(Tok::Eof); }
+
+private:
+    // Comma-separated types up to (not including) `close`; a trailing comma is allowed.
+    void list(std::vector<TypePtr>& out, Tok close) {
+        while (!at(close)) {
+            out.push_back(type());
+            if (!accept(Tok::Comma)) break;
+        }
+    }
+    const Token& cur() const { return toks_[pos_]; }
+    const Token& peek() const { return toks_[std::min(pos_ + 1, toks_.size() - 1)]; }
+    bool at(Tok t) const { return cur().kind == t; }
+    const Token& advance() {
+        const Token& t = toks_[pos_];
+        if (pos_ + 1 < toks_.size()) ++pos_;
+        return t;
+    }
+    bool accept(Tok t) {
+        if (!at(t)) return false;
+        advance();
+        return true;
+    }
+    const Token& expect(Tok t, const std::string& what) {
+        if (!at(t))
+            throw_error(ErrorKind::Syntax, cur().loc, "expected " + what + ", found " + describe_token(cur()));
+        return advance();
+    }
+
+    const std::vector<Token>& toks_;
+    size_t& pos_;
+};
+
+void join(std::string& out, const std::vector<TypePtr>& items) {
+    for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + to_text(*items[i]);
+}
+
+} // namespace
+
+TypeRef::TypeRef(TypePtr t) : tree(std::move(t)), text(tree ? to_text(*tree) : std::string()) {}
+
+std::string to_text(const TypeExpr& t) {
+    std::string out;
+    switch (t.kind) {
+    case TypeExpr::Kind::Named:
+        out = t.name;
+        if (t.generic) {
+            out += "<";
+            join(out, t.args);
+            out += ">";
+        }
+        return out;
+    case TypeExpr::Kind::Optional: return to_text(*t.args[0]) + "?";
+    case TypeExpr::Kind::List: return "[" + to_text(*t.args[0]) + "]";
+    case TypeExpr::Kind::Tuple:
+        out = "(";
+        join(out, t.args);
+        return out + ")";
+    case TypeExpr::Kind::Dict: return "{" + to_text(*t.args[0]) + ": " + to_text(*t.args[1]) + "}";
+    case TypeExpr::Kind::Function:
+        out = "fn(";
+        join(out, t.args);
+        out += ")";
+        if (t.result) out += " -> " + to_text(*t.result);
+        return out;
+    }
+    return out;
+}
+
+TypePtr parse_type_tokens(const std::vector<Token>& toks, size_t& pos) { return TypeGrammar(toks, pos).type(); }
+
+TypePtr parse_type_text(std::string_view text) {
+    SourceFile file("<type>", std::string(text));
+    try {
+        Lexer lexer(file);
+        std::vector<Token> toks = lexer.tokenize();
+        // Drop the layout tokens a whole-file lex adds.
+        std::vector<Token> core;
+        for (auto& t : toks)
+            if (t.kind != Tok::Newline && t.kind != Tok::Indent && t.kind != Tok::Dedent) core.push_back(std::move(t));
+        size_t pos = 0;
+        TypeGrammar grammar(core, pos);
+        TypePtr t = grammar.type();
+        return grammar.at_end() ? t : nullptr;
+    } catch (const ProgramError&) {
+        return nullptr;
+    }
+}
+
+std::string canonical_type(std::string_view text) {
+    if (TypePtr t = parse_type_text(text)) return to_text(*t);
+    size_t b = text.find_first_not_of(" \t"), e = text.find_last_not_of(" \t");
+    return b == std::string_view::npos ? std::string() : std::string(text.substr(b, e - b + 1));
+}
+
+} // namespace spl
