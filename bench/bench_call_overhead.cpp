@@ -18,18 +18,29 @@ const SplPluginInfo* plugin = nullptr;
 // "cpu" by default; SPL_BENCH_DEVICE=cuda:0 measures launches on a GPU.
 std::string device = "cpu";
 
-SplValue i64(int64_t v) { SplValue x; x.tag = SPL_I64; x.as.i = v; return x; }
+SplValue i64(int64_t v) {
+    SplValue x;
+    x.tag = SPL_I64;
+    x.as.i = v;
+    return x;
+}
 
 int64_t make_one(const SplPluginInfo& info) {
     SplValue shape_item = i64(1);
     SplValue args[5];
     args[0] = SplValue{SPL_ARRAY, {}};
-    SplValue one; one.tag = SPL_F64; one.as.f = 1.0;
+    SplValue one;
+    one.tag = SPL_F64;
+    one.as.f = 1.0;
     args[0].as.array = SplArray{&one, 1};
-    args[1].tag = SPL_ARRAY; args[1].as.array = SplArray{&shape_item, 1};
-    args[2].tag = SPL_TEXT; args[2].as.text = SplText{"float32", 7};
-    args[3].tag = SPL_TEXT; args[3].as.text = SplText{device.c_str(), (int64_t)device.size()};
-    args[4].tag = SPL_BOOL; args[4].as.b = false;
+    args[1].tag = SPL_ARRAY;
+    args[1].as.array = SplArray{&shape_item, 1};
+    args[2].tag = SPL_TEXT;
+    args[2].as.text = SplText{"float32", 7};
+    args[3].tag = SPL_TEXT;
+    args[3].as.text = SplText{device.c_str(), (int64_t)device.size()};
+    args[4].tag = SPL_BOOL;
+    args[4].as.b = false;
     SplValue result;
     if (bench::function(info, "rt_torch_from_f64").boxed(args, 5, &result) != SPL_STATUS_OK)
         throw std::runtime_error(result.as.text.ptr);
@@ -105,8 +116,7 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks(&reporter);
     const double direct = reporter.median_ns["BM_direct_at_add"];
     std::printf("\nper-call cost of a 1-element add on %s (median of 5, ns): direct %.1f, typed %.1f, boxed %.1f\n",
-                device.c_str(), direct,
-                reporter.median_ns["BM_typed_symbol"], reporter.median_ns["BM_boxed_thunk"]);
+                device.c_str(), direct, reporter.median_ns["BM_typed_symbol"], reporter.median_ns["BM_boxed_thunk"]);
     std::printf("ratio to at::add: typed symbol %.3fx, boxed thunk %.3fx (target <= 1.07x)\n",
                 reporter.median_ns["BM_typed_symbol"] / direct, reporter.median_ns["BM_boxed_thunk"] / direct);
     return 0;

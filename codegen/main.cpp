@@ -76,10 +76,12 @@ std::string choose_frontend(const Options& o) {
 codegen::OperatorSet load_operators(const Options& o) {
     const std::string frontend = choose_frontend(o);
     if (frontend == "yaml")
-        return codegen::load_native_functions(required(o, "native-functions"), required(o, "tags"), required(o, "version"));
+        return codegen::load_native_functions(required(o, "native-functions"), required(o, "tags"),
+                                              required(o, "version"));
     if (frontend != "headers") throw std::runtime_error("--frontend must be yaml or headers, not " + frontend);
     if (!o.count("headers"))
-        throw std::runtime_error("missing --headers (the header front-end is used when --native-functions names no file)");
+        throw std::runtime_error(
+            "missing --headers (the header front-end is used when --native-functions names no file)");
     return codegen::scan_headers(o.at("headers"), o.count("version") ? o.at("version") : "");
 }
 
@@ -101,7 +103,8 @@ void emit_from_ir(const std::string& ir_text, const Options& o) {
     codegen::emit::write_files(required(o, "out-dir"), files);
     std::cout << codegen::emit::coverage_summary(set);
     for (const auto& name : set.unused_policy_entries)
-        std::cout << "  note: policy entry " << name << " names no operator of LibTorch " << ir.libtorch_version << "\n";
+        std::cout << "  note: policy entry " << name << " names no operator of LibTorch " << ir.libtorch_version
+                  << "\n";
 }
 
 codegen::OperatorSet load_ir(const std::string& path) {
@@ -115,15 +118,20 @@ codegen::OperatorSet load_ir(const std::string& path) {
 // The report goes to -o or stdout, with nothing else on stdout so that
 // `--json` output can be piped.
 void diff(const std::vector<std::string>& irs, const Options& o) {
-    if (irs.size() != 2) throw std::runtime_error("usage: torch-codegen diff OLD_IR NEW_IR [--json] [--policy P] [--spl-lib DIR] [-o FILE]");
+    if (irs.size() != 2)
+        throw std::runtime_error(
+            "usage: torch-codegen diff OLD_IR NEW_IR [--json] [--policy P] [--spl-lib DIR] [-o FILE]");
     const std::string root = SPL_TORCH_SOURCE_ROOT;
     const auto policy = codegen::api::Policy::load(o.count("policy") ? o.at("policy") : root + "/schema/policy.json");
     const std::string library = o.count("spl-lib") ? o.at("spl-lib") : root + "/spl_stubs/lib/torch";
     const codegen::OperatorSet old_ir = load_ir(irs[0]), new_ir = load_ir(irs[1]);
     const auto d = codegen::diff::diff_irs(old_ir, new_ir, policy, library);
-    const std::string report = o.count("json") ? codegen::diff::json_report(d).dump(1) + "\n" : codegen::diff::text_report(d);
-    if (o.count("out")) std::ofstream(o.at("out"), std::ios::binary) << report;
-    else std::cout << report;
+    const std::string report =
+        o.count("json") ? codegen::diff::json_report(d).dump(1) + "\n" : codegen::diff::text_report(d);
+    if (o.count("out"))
+        std::ofstream(o.at("out"), std::ios::binary) << report;
+    else
+        std::cout << report;
     std::cerr << "torch-codegen diff: " << codegen::diff::summary_line(d) << "\n";
 }
 

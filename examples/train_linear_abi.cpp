@@ -16,11 +16,36 @@ namespace {
 
 const SplPluginInfo* plugin = nullptr;
 
-SplValue num(double f) { SplValue v; v.tag = SPL_F64; v.as.f = f; return v; }
-SplValue integer(int64_t i) { SplValue v; v.tag = SPL_I64; v.as.i = i; return v; }
-SplValue flag(bool b) { SplValue v; v.tag = SPL_BOOL; v.as.b = b; return v; }
-SplValue text(const char* s) { SplValue v; v.tag = SPL_TEXT; v.as.text = {s, (int64_t)std::string(s).size()}; return v; }
-SplValue array(const std::vector<SplValue>& items) { SplValue v; v.tag = SPL_ARRAY; v.as.array = {items.data(), (int64_t)items.size()}; return v; }
+SplValue num(double f) {
+    SplValue v;
+    v.tag = SPL_F64;
+    v.as.f = f;
+    return v;
+}
+SplValue integer(int64_t i) {
+    SplValue v;
+    v.tag = SPL_I64;
+    v.as.i = i;
+    return v;
+}
+SplValue flag(bool b) {
+    SplValue v;
+    v.tag = SPL_BOOL;
+    v.as.b = b;
+    return v;
+}
+SplValue text(const char* s) {
+    SplValue v;
+    v.tag = SPL_TEXT;
+    v.as.text = {s, (int64_t)std::string(s).size()};
+    return v;
+}
+SplValue array(const std::vector<SplValue>& items) {
+    SplValue v;
+    v.tag = SPL_ARRAY;
+    v.as.array = {items.data(), (int64_t)items.size()};
+    return v;
+}
 
 SplValue call(const char* name, std::initializer_list<SplValue> args) {
     const SplFunction* f = plugin->find(name);
@@ -48,18 +73,24 @@ void release(std::initializer_list<int64_t> handles) {
 int main() {
     const char* path = std::getenv("SPL_TORCH_PLUGIN");
     void* lib = dlopen(path ? path : "libspl_torch.so", RTLD_NOW);
-    if (!lib) { std::fprintf(stderr, "%s\n", dlerror()); return 1; }
+    if (!lib) {
+        std::fprintf(stderr, "%s\n", dlerror());
+        return 1;
+    }
     auto open = reinterpret_cast<SplPluginOpenFn>(dlsym(lib, SPL_PLUGIN_OPEN_SYMBOL));
     SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr};
     const char* error = nullptr;
     plugin = open(&request, &error);
-    if (!plugin) { std::fprintf(stderr, "%s\n", error); return 1; }
+    if (!plugin) {
+        std::fprintf(stderr, "%s\n", error);
+        return 1;
+    }
     std::printf("LibTorch %s, %lld functions\n", plugin->library_version, (long long)plugin->nfunctions);
 
     call("rt_torch_manual_seed", {integer(0)});
     const int64_t x = call("rt_torch_rand", {array({integer(64), integer(1)})}).as.i;
     const int64_t noise = call("rt_torch_randn", {array({integer(64), integer(1)})}).as.i;
-    const int64_t y0 = call("rt_torch_mul_Scalar", {integer(x), num(3.0)}).as.i; // 3x
+    const int64_t y0 = call("rt_torch_mul_Scalar", {integer(x), num(3.0)}).as.i;  // 3x
     const int64_t y1 = call("rt_torch_add_Scalar", {integer(y0), num(2.0)}).as.i; // + 2
     const int64_t y = call("rt_torch_add_Tensor", {integer(y1), integer(noise), num(0.01)}).as.i;
     release({y0, y1, noise});

@@ -17,8 +17,7 @@ namespace spl {
 // function, so the names are compared only once.
 template <class NameOf, class What>
 const std::vector<int16_t>& arg_targets(const void* callee, ast::ArgPlan* plan, std::vector<int16_t>& scratch,
-                                        const ArgList& args, size_t nparams, NameOf name_of, SourceLoc loc,
-                                        What what) {
+                                        const ArgList& args, size_t nparams, NameOf name_of, SourceLoc loc, What what) {
     if (plan && plan->callee == callee) return plan->target;
     std::vector<int16_t>& t = plan ? plan->target : scratch;
     t.assign(static_cast<size_t>(args.count), -1);

@@ -1,3 +1,4 @@
+// The syntax tree's small out-of-line parts (operator names for messages).
 #include "ast.h"
 
 namespace spl::ast {

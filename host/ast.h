@@ -56,13 +56,13 @@ struct ArgPlan {
 // The overload a call site chose for one shape of arguments (overloads.h):
 // the set, the kind of each argument (value_kind), and what to re-check.
 struct OverloadChoice {
-    const void* set = nullptr;       // the OverloadSetObj; null: an empty entry
-    Value keep;                      // holds the set, so that its address is never reused while cached
-    const void* fn = nullptr;        // the FunctionObj chosen
-    std::vector<uintptr_t> kinds;    // one per argument
-    uint64_t recheck = 0;            // arguments whose elements decided the match: checked again on a hit
-    bool resolve_again = false;      // an earlier overload was refused for elements: resolve on every call
-    ArgPlan plan;                    // the arguments' parameters in the chosen overload
+    const void* set = nullptr;    // the OverloadSetObj; null: an empty entry
+    Value keep;                   // holds the set, so that its address is never reused while cached
+    const void* fn = nullptr;     // the FunctionObj chosen
+    std::vector<uintptr_t> kinds; // one per argument
+    uint64_t recheck = 0;         // arguments whose elements decided the match: checked again on a hit
+    bool resolve_again = false;   // an earlier overload was refused for elements: resolve on every call
+    ArgPlan plan;                 // the arguments' parameters in the chosen overload
 };
 
 // A few choices per call site (a site usually sees one or two shapes);
@@ -77,9 +77,31 @@ using OverloadSite = std::unique_ptr<OverloadCache>;
 // ---------------------------------------------------------------- expressions
 
 enum class ExprKind : uint8_t {
-    Int, Float, Str, Interp, Bool, Nil, Name, Unary, Binary, Logical, Range,
-    Call, MethodCall, Member, Index, Slice, Lambda, If, Match,
-    Array, Tuple, Dict, Comprehension, Try, Cast,
+    Int,
+    Float,
+    Str,
+    Interp,
+    Bool,
+    Nil,
+    Name,
+    Unary,
+    Binary,
+    Logical,
+    Range,
+    Call,
+    MethodCall,
+    Member,
+    Index,
+    Slice,
+    Lambda,
+    If,
+    Match,
+    Array,
+    Tuple,
+    Dict,
+    Comprehension,
+    Try,
+    Cast,
 };
 
 struct Expr {
@@ -125,8 +147,22 @@ struct Unary : Expr {
 };
 
 enum class BinOp : uint8_t {
-    Add, Sub, Mul, Div, Mod, Pow, MatMul,
-    Eq, Ne, Lt, Le, Gt, Ge, In, NotIn, Coalesce,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+    MatMul,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Coalesce,
 };
 const char* binop_text(BinOp op);
 
@@ -194,7 +230,7 @@ struct Member : Expr {
 struct Index : Expr {
     Index(SourceLoc l, ExprPtr o) : Expr(ExprKind::Index, l), object(std::move(o)) {}
     ExprPtr object;
-    std::vector<ExprPtr> indices; // more than one: a multi-index `a[i, j]`
+    std::vector<ExprPtr> indices;   // more than one: a multi-index `a[i, j]`
     mutable OverloadSite overloads; // `get_item`
 };
 
@@ -213,7 +249,7 @@ struct Lambda : Expr {
 struct IfExpr : Expr {
     explicit IfExpr(SourceLoc l) : Expr(ExprKind::If, l) {}
     std::vector<ExprPtr> conds;
-    std::vector<Block> blocks;     // one per condition
+    std::vector<Block> blocks; // one per condition
     std::unique_ptr<Block> else_block;
 };
 
@@ -248,7 +284,7 @@ struct DictLit : Expr {
 struct CompClause {
     PatternPtr pattern; // `for` clause
     ExprPtr iter;
-    ExprPtr cond;       // `if` clause (pattern and iter are null)
+    ExprPtr cond; // `if` clause (pattern and iter are null)
 };
 
 struct Comprehension : Expr {
@@ -297,8 +333,25 @@ struct Pattern {
 // ---------------------------------------------------------------- statements
 
 enum class StmtKind : uint8_t {
-    Expr, Let, Assign, If, While, For, Break, Continue, Return, Pass, Match,
-    Fn, Class, Enum, Impl, Extern, Use, Export, Ignored,
+    Expr,
+    Let,
+    Assign,
+    If,
+    While,
+    For,
+    Break,
+    Continue,
+    Return,
+    Pass,
+    Match,
+    Fn,
+    Class,
+    Enum,
+    Impl,
+    Extern,
+    Use,
+    Export,
+    Ignored,
 };
 
 struct Stmt {
@@ -320,7 +373,7 @@ struct Let : Stmt {
     Let(SourceLoc l) : Stmt(StmtKind::Let, l) {}
     PatternPtr target;
     bool is_mutable = false;
-    TypeRef type; // empty when not written
+    TypeRef type;          // empty when not written
     bool to_float = false; // declared f64/f32: an integer initialiser becomes a float
     ExprPtr init;
 };
@@ -369,10 +422,10 @@ struct MatchStmt : Stmt {
 
 struct Param {
     std::string name;
-    TypeRef type;          // empty when not written
-    ExprPtr default_value; // null when required
+    TypeRef type;             // empty when not written
+    ExprPtr default_value;    // null when required
     std::string default_text; // the default as written (extern signatures, overload messages)
-    bool to_float = false;  // declared f64/f32
+    bool to_float = false;    // declared f64/f32
     SourceLoc loc;
     // Filled by the resolver (functions with a body): the compiled type.
     std::shared_ptr<const TypeSpec> spec;
@@ -391,19 +444,19 @@ struct FnProto {
     std::vector<Param> params;
     TypeRef return_type;
     Block body;
-    bool is_method = false;  // slot 0 holds `self`
+    bool is_method = false; // slot 0 holds `self`
     bool is_static = false;
-    bool is_me = false;      // `me` method: may mutate self
+    bool is_me = false;       // `me` method: may mutate self
     bool is_property = false; // `@property`: `obj.name` calls it
     std::string setter_of;    // `@NAME.setter`: `obj.NAME = v` calls it
     bool is_lambda = false;
-    bool is_module = false;  // a module's top level
+    bool is_module = false; // a module's top level
     // Filled by the resolver.
     uint32_t nslots = 0;
     std::vector<UpvalueDesc> upvalues;
     std::vector<uint32_t> captured_params; // slots of parameters that closures capture
     std::string qualified_name;            // "Tensor.add", for traces
-    bool checks_args = false;  // some parameter's type can refuse an argument (single-function rules)
+    bool checks_args = false;              // some parameter's type can refuse an argument (single-function rules)
 };
 
 struct FnDecl : Stmt {
@@ -459,26 +512,26 @@ struct ExternDecl : Stmt {
     ExternDecl(SourceLoc l) : Stmt(StmtKind::Extern, l) {}
     std::string name;
     std::vector<Param> params;
-    TypeRef return_type;     // empty for none
-    std::string signature;   // canonical `extern fn ...` text, for messages
+    TypeRef return_type;   // empty for none
+    std::string signature; // canonical `extern fn ...` text, for messages
     uint32_t default_slots = 0;
     Value* global = nullptr;
 };
 
 // One name a `use` binds: found in `source` at `source_index` by the module loader.
 struct UseBinding {
-    std::string name;       // the local name
+    std::string name; // the local name
     ModuleObj* source = nullptr;
-    int source_index = -1;  // -1: bind the module object itself
+    int source_index = -1; // -1: bind the module object itself
     SourceLoc loc;
     Value* global = nullptr; // null when another binding of the name wins (see the resolver)
 };
 
 struct Use : Stmt {
     Use(SourceLoc l) : Stmt(StmtKind::Use, l) {}
-    std::vector<std::string> path;         // lib.torch.nn
-    std::vector<std::string> names;        // {A, b}; empty with star or for a plain `use a.b`
-    std::vector<std::string> aliases;      // `A as B` (parallel to names; "" when none)
+    std::vector<std::string> path;    // lib.torch.nn
+    std::vector<std::string> names;   // {A, b}; empty with star or for a plain `use a.b`
+    std::vector<std::string> aliases; // `A as B` (parallel to names; "" when none)
     std::vector<SourceLoc> name_locs;
     bool star = false;
     bool is_export = false;

@@ -28,8 +28,9 @@ Value Interpreter::call(const Value& callee, ArgList& args, SourceLoc loc, ArgPl
                 runtime_error(loc, std::string("`") + def->name + "` does not take named arguments");
             if (args.count < def->min_args || (def->max_args >= 0 && args.count > def->max_args)) {
                 std::string expected = def->min_args == def->max_args ? std::to_string(def->min_args)
-                                       : def->max_args < 0 ? "at least " + std::to_string(def->min_args)
-                                                           : std::to_string(def->min_args) + " to " + std::to_string(def->max_args);
+                                       : def->max_args < 0
+                                           ? "at least " + std::to_string(def->min_args)
+                                           : std::to_string(def->min_args) + " to " + std::to_string(def->max_args);
                 runtime_error(loc, std::string("`") + def->name + "` takes " + expected + " argument" +
                                        (def->max_args == 1 ? "" : "s") + ", " + std::to_string(args.count) + " given");
             }
@@ -64,8 +65,10 @@ Value Interpreter::call_with(const Value& callee, std::initializer_list<Value> l
 
 Value Interpreter::find_method(const Value& receiver, const std::string& name) const {
     const std::unordered_map<std::string, Value>* methods = nullptr;
-    if (receiver.is(ObjType::Instance)) methods = &receiver.as<InstanceObj>()->cls->methods;
-    else if (receiver.is(ObjType::Variant)) methods = &receiver.as<VariantObj>()->type->methods;
+    if (receiver.is(ObjType::Instance))
+        methods = &receiver.as<InstanceObj>()->cls->methods;
+    else if (receiver.is(ObjType::Variant))
+        methods = &receiver.as<VariantObj>()->type->methods;
     if (!methods) return Value();
     auto it = methods->find(name);
     return it == methods->end() ? Value() : it->second;
@@ -224,28 +227,29 @@ Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPla
     auto given = [&](size_t i) { return nfields > 64 ? bool(given_big[i]) : ((given_mask >> i) & 1) != 0; };
     if (!args.has_names()) {
         if (static_cast<size_t>(args.count) > nfields)
-            runtime_error(loc, cls->name + "(...) takes " + std::to_string(nfields) + " field" + (nfields == 1 ? "" : "s") +
-                                   " but " + std::to_string(args.count) + " were given");
+            runtime_error(loc, cls->name + "(...) takes " + std::to_string(nfields) + " field" +
+                                   (nfields == 1 ? "" : "s") + " but " + std::to_string(args.count) + " were given");
         for (int i = 0; i < args.count; ++i) inst->fields[static_cast<size_t>(i)] = std::move(args.values[i]);
         given_mask = args.count >= 64 ? ~uint64_t(0) : (uint64_t(1) << args.count) - 1;
         for (int i = 0; i < args.count && nfields > 64; ++i) given_big[static_cast<size_t>(i)] = true;
     } else {
         std::vector<int16_t> scratch;
         const auto& target = arg_targets(
-            cls, plan, scratch, args, nfields, [&](size_t i) -> const std::string& { return cls->field_names[i]; },
-            loc, [&] { return cls->name + "(...)"; });
+            cls, plan, scratch, args, nfields, [&](size_t i) -> const std::string& { return cls->field_names[i]; }, loc,
+            [&] { return cls->name + "(...)"; });
         for (int i = 0; i < args.count; ++i) {
             size_t t = static_cast<size_t>(target[static_cast<size_t>(i)]);
             inst->fields[t] = std::move(args.values[i]);
-            if (nfields > 64) given_big[t] = true;
-            else given_mask |= uint64_t(1) << t;
+            if (nfields > 64)
+                given_big[t] = true;
+            else
+                given_mask |= uint64_t(1) << t;
         }
     }
     for (size_t i = 0; i < nfields; ++i) {
         const FieldDecl& f = cls->decl->fields[i];
         if (!given(i)) {
-            if (!f.default_value)
-                runtime_error(loc, "missing field `" + f.name + "` in " + cls->name + "(...)");
+            if (!f.default_value) runtime_error(loc, "missing field `" + f.name + "` in " + cls->name + "(...)");
             inst->fields[i] = eval_detached(*f.default_value, cls->decl->init_slots);
         }
         if (f.to_float && inst->fields[i].is_int())

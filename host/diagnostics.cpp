@@ -1,3 +1,4 @@
+// Renders a ProgramError: location, source line, caret and the calls that led there.
 #include "diagnostics.h"
 
 namespace spl {

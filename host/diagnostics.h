@@ -27,7 +27,7 @@ enum class ErrorKind {
 
 struct TraceEntry {
     std::string function; // the function that was running
-    SourceLoc call_site;   // where it was called from
+    SourceLoc call_site;  // where it was called from
 };
 
 class ProgramError : public std::exception {
@@ -39,16 +39,15 @@ public:
     ErrorKind kind;
     std::string message;
     SourceLoc loc;
-    std::vector<std::string> notes;  // extra lines printed after the source excerpt
-    std::vector<TraceEntry> trace;   // innermost call first
+    std::vector<std::string> notes; // extra lines printed after the source excerpt
+    std::vector<TraceEntry> trace;  // innermost call first
 };
 
 // A failed `expect(...)` in a spec. A distinct type so that `expect_error`
 // (which catches runtime errors) never swallows a failing expectation.
 class SpecFailure : public ProgramError {
 public:
-    SpecFailure(std::string message, SourceLoc loc)
-        : ProgramError(ErrorKind::Runtime, std::move(message), loc) {}
+    SpecFailure(std::string message, SourceLoc loc) : ProgramError(ErrorKind::Runtime, std::move(message), loc) {}
 };
 
 // `skip("reason")` inside an example.

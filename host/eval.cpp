@@ -13,16 +13,25 @@ using namespace ast;
 namespace {
 
 // i64 arithmetic wraps around, as in the compiled backends (no UB in C++).
-inline int64_t wrap_add(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
-inline int64_t wrap_sub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
-inline int64_t wrap_mul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+inline int64_t wrap_add(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+inline int64_t wrap_sub(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+inline int64_t wrap_mul(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
 
 } // namespace
 
 Value Interpreter::eval(const Expr& e) {
     switch (e.kind) {
-    case ExprKind::Int: case ExprKind::Float: case ExprKind::Str: case ExprKind::Bool: case ExprKind::Nil:
-        return static_cast<const Literal&>(e).value;
+    case ExprKind::Int:
+    case ExprKind::Float:
+    case ExprKind::Str:
+    case ExprKind::Bool:
+    case ExprKind::Nil: return static_cast<const Literal&>(e).value;
     case ExprKind::Name: return eval_name(static_cast<const Name&>(e));
     case ExprKind::Interp: return eval_interp(static_cast<const Interp&>(e));
     case ExprKind::Unary: {
@@ -281,7 +290,8 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
             runtime_error(m.loc, "module " + mod->name + " has no exported `" + m.name + "`");
         return mod->globals[static_cast<size_t>(g)];
     }
-    case ObjType::Tuple: case ObjType::Variant: {
+    case ObjType::Tuple:
+    case ObjType::Variant: {
         const auto& items = obj.is(ObjType::Tuple) ? obj.as<TupleObj>()->items : obj.as<VariantObj>()->payload;
         size_t idx = items.size();
         if (!m.name.empty() && std::isdigit(static_cast<unsigned char>(m.name[0]))) {
@@ -292,7 +302,8 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
             for (size_t i = 0; i < names.size(); ++i)
                 if (names[i] == m.name) idx = i;
             auto it = var->type->methods.find(m.name);
-            if (idx == items.size() && it != var->type->methods.end()) return Value(new BoundMethodObj(obj, it->second));
+            if (idx == items.size() && it != var->type->methods.end())
+                return Value(new BoundMethodObj(obj, it->second));
         }
         if (idx >= items.size()) runtime_error(m.loc, type_name(obj) + " has no field `" + m.name + "`");
         return items[idx];

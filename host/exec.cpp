@@ -72,8 +72,10 @@ void Interpreter::exec_nested_fn(const FnDecl& d) {
         if (!captured.is(ObjType::Cell)) captured = Value(new CellObj(captured));
         fn->upvalues.push_back(captured);
     }
-    if (d.captured) slot.as<CellObj>()->value = std::move(v);
-    else slot = std::move(v);
+    if (d.captured)
+        slot.as<CellObj>()->value = std::move(v);
+    else
+        slot = std::move(v);
 }
 
 Status Interpreter::exec_if(const IfStmt& s) {
@@ -161,9 +163,12 @@ void Interpreter::for_each(const Value& iterable, SourceLoc loc, const std::func
         for (size_t i = 0; i < s.size();) {
             size_t n = 1;
             unsigned char c = static_cast<unsigned char>(s[i]);
-            if (c >= 0xF0) n = 4;
-            else if (c >= 0xE0) n = 3;
-            else if (c >= 0xC0) n = 2;
+            if (c >= 0xF0)
+                n = 4;
+            else if (c >= 0xE0)
+                n = 3;
+            else if (c >= 0xC0)
+                n = 2;
             if (!body(make_str(s.substr(i, n)))) return;
             i += n;
         }
@@ -255,8 +260,10 @@ void Interpreter::assign_to(const Expr& target, Value v) {
         switch (n.ref) {
         case NameKind::Local: {
             Value& slot = frame_->slots[n.index];
-            if (n.captured && slot.is(ObjType::Cell)) slot.as<CellObj>()->value = std::move(v);
-            else slot = std::move(v);
+            if (n.captured && slot.is(ObjType::Cell))
+                slot.as<CellObj>()->value = std::move(v);
+            else
+                slot = std::move(v);
             return;
         }
         case NameKind::Upvalue: frame_->upvals[n.index].as<CellObj>()->value = std::move(v); return;
@@ -339,19 +346,26 @@ void Interpreter::store_binding(const Pattern& p, Value v) {
         return;
     }
     Value& slot = frame_->slots[p.slot];
-    if (p.captured) slot = Value(new CellObj(std::move(v))); // a fresh cell per binding
-    else slot = std::move(v);
+    if (p.captured)
+        slot = Value(new CellObj(std::move(v))); // a fresh cell per binding
+    else
+        slot = std::move(v);
 }
 
 void Interpreter::bind(const Pattern& p, Value v) {
     switch (p.kind) {
     case PatKind::Bind: store_binding(p, std::move(v)); return;
     case PatKind::Wildcard: return;
-    case PatKind::Tuple: case PatKind::Array: {
+    case PatKind::Tuple:
+    case PatKind::Array: {
         const std::vector<Value>* items = nullptr;
-        if (v.is(ObjType::Tuple)) items = &v.as<TupleObj>()->items;
-        else if (v.is(ObjType::Array)) items = &v.as<ArrayObj>()->items;
-        if (!items) runtime_error(p.loc, "cannot destructure " + type_name(v) + " into " + std::to_string(p.subs.size()) + " names");
+        if (v.is(ObjType::Tuple))
+            items = &v.as<TupleObj>()->items;
+        else if (v.is(ObjType::Array))
+            items = &v.as<ArrayObj>()->items;
+        if (!items)
+            runtime_error(p.loc,
+                          "cannot destructure " + type_name(v) + " into " + std::to_string(p.subs.size()) + " names");
         if (items->size() != p.subs.size())
             runtime_error(p.loc, "cannot destructure " + std::to_string(items->size()) + " values into " +
                                      std::to_string(p.subs.size()) + " names");
@@ -375,10 +389,13 @@ bool Interpreter::match_pattern(const Pattern& p, const Value& v) {
         for (const auto& alt : p.subs)
             if (match_pattern(*alt, v)) return true;
         return false;
-    case PatKind::Tuple: case PatKind::Array: {
+    case PatKind::Tuple:
+    case PatKind::Array: {
         const std::vector<Value>* items = nullptr;
-        if (v.is(ObjType::Tuple)) items = &v.as<TupleObj>()->items;
-        else if (v.is(ObjType::Array)) items = &v.as<ArrayObj>()->items;
+        if (v.is(ObjType::Tuple))
+            items = &v.as<TupleObj>()->items;
+        else if (v.is(ObjType::Array))
+            items = &v.as<ArrayObj>()->items;
         if (!items || items->size() != p.subs.size()) return false;
         for (size_t i = 0; i < p.subs.size(); ++i)
             if (!match_pattern(*p.subs[i], (*items)[i])) return false;

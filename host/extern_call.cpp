@@ -93,7 +93,8 @@ public:
         case ConvKind::Text:
             if (!v.is(ObjType::Str)) mismatch(v, "text", what);
             return text(v);
-        case ConvKind::Array: case ConvKind::Tuple:
+        case ConvKind::Array:
+        case ConvKind::Tuple:
             if (!v.is(ObjType::Array) && !v.is(ObjType::Tuple)) mismatch(v, "an array", what);
             return array(v, kind == ConvKind::Array ? elem : ConvKind::Any, what);
         default: return any(v, what);
@@ -107,7 +108,8 @@ private:
         return s;
     }
     [[noreturn]] void mismatch(const Value& v, const char* expected, Where what) {
-        runtime_error(loc_, describe(what) + " of `" + ex_.decl->name + "` must be " + expected + ", found " + in_.type_name(v));
+        runtime_error(loc_, describe(what) + " of `" + ex_.decl->name + "` must be " + expected + ", found " +
+                                in_.type_name(v));
     }
     SplValue text(const Value& v) {
         SplValue out{};
@@ -121,7 +123,8 @@ private:
         std::vector<SplValue> store;
         store.reserve(items.size());
         for (size_t i = 0; i < items.size(); ++i)
-            store.push_back(box(items[i], elem, ConvKind::Any, elem == ConvKind::Any, Where{what.param, static_cast<int64_t>(i)}));
+            store.push_back(
+                box(items[i], elem, ConvKind::Any, elem == ConvKind::Any, Where{what.param, static_cast<int64_t>(i)}));
         SplValue out{};
         out.tag = SPL_ARRAY;
         out.as.array.items = store.data();
@@ -138,7 +141,8 @@ private:
         if (v.is(ObjType::Array) || v.is(ObjType::Tuple)) return array(v, ConvKind::Any, what);
         if (v.is(ObjType::Variant) && v.as<VariantObj>()->type == in_.option_type())
             return any(v.as<VariantObj>()->payload[0], what);
-        runtime_error(loc_, describe(what) + " of `" + ex_.decl->name + "`: a " + in_.type_name(v) + " cannot be passed to a plugin");
+        runtime_error(loc_, describe(what) + " of `" + ex_.decl->name + "`: a " + in_.type_name(v) +
+                                " cannot be passed to a plugin");
         return out;
     }
 

@@ -43,10 +43,14 @@ std::string Interpreter::type_name(const Value& v) const {
     case ObjType::Cell: return "cell";
     case ObjType::Instance: return v.as<InstanceObj>()->cls->name;
     case ObjType::Variant: return v.as<VariantObj>()->type->name;
-    case ObjType::Function: case ObjType::BoundMethod: case ObjType::Builtin: case ObjType::Extern:
+    case ObjType::Function:
+    case ObjType::BoundMethod:
+    case ObjType::Builtin:
+    case ObjType::Extern:
     case ObjType::Overloads: return "fn";
     case ObjType::Class: return "class";
-    case ObjType::Enum: case ObjType::VariantCtor: return "enum";
+    case ObjType::Enum:
+    case ObjType::VariantCtor: return "enum";
     case ObjType::Module: return "module";
     case ObjType::Expectation: return "expectation";
     }
@@ -63,7 +67,8 @@ std::string Interpreter::format_with(const Value& v, const FormatSpec& spec, Sou
         Value method = find_method(v, "format");
         if (!method.is_nil()) {
             Value r = call_method(v, method, {make_str(spec.text)}, loc);
-            if (!r.is(ObjType::Str)) runtime_error(loc, type_name(v) + ".format() must return text, got " + type_name(r));
+            if (!r.is(ObjType::Str))
+                runtime_error(loc, type_name(v) + ".format() must return text, got " + type_name(r));
             return str_of(r);
         }
         // Anything else (bool, nil, arrays, objects with to_string) is its text.
@@ -160,8 +165,9 @@ std::string Interpreter::display(const Value& v, SourceLoc loc) {
     }
     case ObjType::BoundMethod: {
         const Value& m = v.as<BoundMethodObj>()->method;
-        return "<method " + (m.is(ObjType::Function) ? m.as<FunctionObj>()->proto->qualified_name
-                                                     : m.as<OverloadSetObj>()->name) + ">";
+        return "<method " +
+               (m.is(ObjType::Function) ? m.as<FunctionObj>()->proto->qualified_name : m.as<OverloadSetObj>()->name) +
+               ">";
     }
     case ObjType::Builtin: return std::string("<builtin ") + v.as<BuiltinObj>()->def->name + ">";
     case ObjType::Extern: return "<extern fn " + v.as<ExternObj>()->decl->name + ">";

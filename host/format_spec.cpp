@@ -1,3 +1,4 @@
+// Format specs in interpolation ("{loss:.4f}"): parsing a spec and formatting by Python's rules.
 #include "format_spec.h"
 
 #include <algorithm>
@@ -95,8 +96,7 @@ std::string finish_number(const std::string& lead, std::string digits, const std
     char align = s.align ? s.align : s.zero ? '=' : '>';
     if (s.grouping) {
         int min_width = 0;
-        if (align == '=' && s.fill == "0")
-            min_width = s.width - static_cast<int>(lead.size() + rest.size());
+        if (align == '=' && s.fill == "0") min_width = s.width - static_cast<int>(lead.size() + rest.size());
         digits = group(digits, s.grouping, every, min_width);
     }
     return pad(lead, digits + rest, s, align);
@@ -182,7 +182,8 @@ FormatSpec parse_format_spec(std::string_view t) {
     if (i < t.size() && (t[i] == ',' || t[i] == '_')) s.grouping = t[i++];
     if (i < t.size() && t[i] == '.') {
         ++i;
-        if (i >= t.size() || !is_digit(t[i])) throw FormatError("Format specifier missing precision in '" + s.text + "'");
+        if (i >= t.size() || !is_digit(t[i]))
+            throw FormatError("Format specifier missing precision in '" + s.text + "'");
         s.precision = parse_count(t, i, "precision");
     }
     if (i < t.size()) {
@@ -251,7 +252,8 @@ std::string format_floating(double v, const FormatSpec& s) {
 
 std::string format_text(std::string_view text, const FormatSpec& s, std::string_view type_name) {
     if (s.type && s.type != 's')
-        throw FormatError("Unknown format code " + quoted(s.type) + " for object of type '" + std::string(type_name) + "'");
+        throw FormatError("Unknown format code " + quoted(s.type) + " for object of type '" + std::string(type_name) +
+                          "'");
     if (s.sign) throw FormatError("Sign not allowed in string format specifier");
     if (s.alternate) throw FormatError("Alternate form (#) not allowed in string format specifier");
     if (s.align == '=') throw FormatError("'=' alignment not allowed in string format specifier");

@@ -22,16 +22,16 @@
 namespace spl {
 
 struct FormatSpec {
-    std::string text;      // as written, for messages
+    std::string text;       // as written, for messages
     std::string fill = " "; // one code point (UTF-8)
-    char align = 0;        // '<' '>' '^' '=' or 0 (the kind's default)
-    char sign = 0;         // '+' '-' ' ' or 0
+    char align = 0;         // '<' '>' '^' '=' or 0 (the kind's default)
+    char sign = 0;          // '+' '-' ' ' or 0
     bool alternate = false; // '#': 0x / 0o / 0b prefixes; keep the point and zeros of `g`
-    bool zero = false;     // a '0' before the width with no alignment: numbers pad after the sign
+    bool zero = false;      // a '0' before the width with no alignment: numbers pad after the sign
     int width = 0;
-    char grouping = 0;     // ',' or '_' or 0
-    int precision = -1;    // -1: not given
-    char type = 0;         // 0: not given
+    char grouping = 0;  // ',' or '_' or 0
+    int precision = -1; // -1: not given
+    char type = 0;      // 0: not given
 
     // No alignment, sign, grouping, '#' or numeric type: what any value's
     // text can take (padding, truncation).

@@ -1,3 +1,4 @@
+// The interpreter object: module execution, frames, drop, and the program and spec entry points.
 #include "interpreter.h"
 
 #include <cstdio>
@@ -16,22 +17,18 @@ constexpr size_t kStackSlots = size_t(1) << 18; // 4 MiB of Values
 
 const char* op_method_name(Op op) {
     static const char* const names[] = {
-        "add", "sub", "mul", "div", "mod", "pow", "matmul",
-        "radd", "rsub", "rmul", "rdiv", "rmod", "rpow", "rmatmul",
-        "eq", "ne", "lt", "le", "gt", "ge", "neg",
-        "get_item", "set_item", "to_string", "iter", "next",
+        "add",  "sub",  "mul",  "div",      "mod",      "pow",       "matmul", "radd", "rsub",
+        "rmul", "rdiv", "rmod", "rpow",     "rmatmul",  "eq",        "ne",     "lt",   "le",
+        "gt",   "ge",   "neg",  "get_item", "set_item", "to_string", "iter",   "next",
     };
     static_assert(sizeof names / sizeof *names == static_cast<size_t>(Op::Count), "one name per Op");
     return names[static_cast<size_t>(op)];
 }
 
 Interpreter::Interpreter(HostOptions options)
-    : options_(std::move(options)),
-      plugins_(std::make_unique<PluginLoader>(options_.plugin_dirs)),
-      modules_(std::make_unique<ModuleLoader>(*this, options_.lib_roots)),
-      spec_(std::make_unique<SpecRunner>(*this)),
-      stack_(new Value[kStackSlots]),
-      stack_size_(kStackSlots) {
+    : options_(std::move(options)), plugins_(std::make_unique<PluginLoader>(options_.plugin_dirs)),
+      modules_(std::make_unique<ModuleLoader>(*this, options_.lib_roots)), spec_(std::make_unique<SpecRunner>(*this)),
+      stack_(new Value[kStackSlots]), stack_size_(kStackSlots) {
     for (const BuiltinDef& def : builtin_table()) builtins_.emplace_back(new BuiltinObj(&def));
 
     auto make_enum = [&](const char* name, std::vector<VariantInfo> variants) {
@@ -134,7 +131,8 @@ void Interpreter::execute_module(ModuleObj& m) {
         if (s->kind != ast::StmtKind::Use) continue;
         for (const auto& b : static_cast<const ast::Use&>(*s).bindings)
             if (b.global)
-                *b.global = b.source_index < 0 ? Value(b.source) : b.source->globals[static_cast<size_t>(b.source_index)];
+                *b.global =
+                    b.source_index < 0 ? Value(b.source) : b.source->globals[static_cast<size_t>(b.source_index)];
     }
     for (const auto& s : stmts) {
         switch (s->kind) {
@@ -169,8 +167,7 @@ void Interpreter::run_drop(InstanceObj* instance) {
         e.notes.push_back("while running `drop` of a " + instance->cls->name);
         report_error(e);
     } catch (const ControlSignal&) {
-    } catch (const SpecSkip&) {
-    }
+    } catch (const SpecSkip&) {}
 }
 
 // ---------------------------------------------------------------- entry points

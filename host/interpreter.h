@@ -77,7 +77,7 @@ struct HostOptions {
     std::vector<std::string> lib_roots;   // library roots, searched in order
     std::vector<std::string> plugin_dirs; // plugin directories, searched in order
     std::vector<std::string> program_args;
-    int max_depth = 4000;                  // nested calls before "stack overflow"
+    int max_depth = 4000; // nested calls before "stack overflow"
 };
 
 class Interpreter final : public DropRunner {
@@ -135,7 +135,7 @@ public:
     PluginLoader& plugins() { return *plugins_; }
     SpecRunner& spec() { return *spec_; }
     const HostOptions& options() const { return options_; }
-    void out(std::string_view text);   // program output (stdout)
+    void out(std::string_view text); // program output (stdout)
     int64_t live_instances(const std::string& class_name) const;
     void report_error(const ProgramError& e); // prints to stderr
 
@@ -222,8 +222,8 @@ private:
     std::unique_ptr<ModuleLoader> modules_;
     std::unique_ptr<SpecRunner> spec_;
 
-    std::vector<Value> builtins_;     // by builtin index (the resolver's numbering)
-    std::vector<Value> types_;        // every class and enum ever created: kept until the end
+    std::vector<Value> builtins_; // by builtin index (the resolver's numbering)
+    std::vector<Value> types_;    // every class and enum ever created: kept until the end
     EnumObj* option_ = nullptr;
     EnumObj* result_ = nullptr;
 

@@ -1,3 +1,4 @@
+// Text to tokens, with indentation as INDENT/DEDENT and interpolated text split into pieces.
 #include "lexer.h"
 
 #include <cerrno>
@@ -12,15 +13,36 @@ namespace {
 
 const std::unordered_map<std::string_view, Tok>& keywords() {
     static const std::unordered_map<std::string_view, Tok> table = {
-        {"fn", Tok::KwFn}, {"val", Tok::KwVal}, {"var", Tok::KwVar}, {"let", Tok::KwLet},
-        {"return", Tok::KwReturn}, {"if", Tok::KwIf}, {"elif", Tok::KwElif},
-        {"else", Tok::KwElse}, {"while", Tok::KwWhile}, {"for", Tok::KwFor}, {"in", Tok::KwIn},
-        {"break", Tok::KwBreak}, {"continue", Tok::KwContinue}, {"pass", Tok::KwPass},
-        {"class", Tok::KwClass}, {"struct", Tok::KwStruct}, {"enum", Tok::KwEnum},
-        {"impl", Tok::KwImpl}, {"trait", Tok::KwTrait}, {"match", Tok::KwMatch},
-        {"case", Tok::KwCase}, {"use", Tok::KwUse}, {"export", Tok::KwExport},
-        {"extern", Tok::KwExtern}, {"true", Tok::KwTrue}, {"false", Tok::KwFalse},
-        {"nil", Tok::KwNil}, {"and", Tok::KwAnd}, {"or", Tok::KwOr}, {"not", Tok::KwNot},
+        {"fn", Tok::KwFn},
+        {"val", Tok::KwVal},
+        {"var", Tok::KwVar},
+        {"let", Tok::KwLet},
+        {"return", Tok::KwReturn},
+        {"if", Tok::KwIf},
+        {"elif", Tok::KwElif},
+        {"else", Tok::KwElse},
+        {"while", Tok::KwWhile},
+        {"for", Tok::KwFor},
+        {"in", Tok::KwIn},
+        {"break", Tok::KwBreak},
+        {"continue", Tok::KwContinue},
+        {"pass", Tok::KwPass},
+        {"class", Tok::KwClass},
+        {"struct", Tok::KwStruct},
+        {"enum", Tok::KwEnum},
+        {"impl", Tok::KwImpl},
+        {"trait", Tok::KwTrait},
+        {"match", Tok::KwMatch},
+        {"case", Tok::KwCase},
+        {"use", Tok::KwUse},
+        {"export", Tok::KwExport},
+        {"extern", Tok::KwExtern},
+        {"true", Tok::KwTrue},
+        {"false", Tok::KwFalse},
+        {"nil", Tok::KwNil},
+        {"and", Tok::KwAnd},
+        {"or", Tok::KwOr},
+        {"not", Tok::KwNot},
         {"as", Tok::KwAs},
     };
     return table;
@@ -59,8 +81,10 @@ void append_utf8(std::string& out, uint32_t cp) {
 std::string describe_token(const Token& t) {
     switch (t.kind) {
     case Tok::Ident: return "identifier `" + std::string(t.text) + "`";
-    case Tok::Int: case Tok::Float: return "number `" + std::string(t.text) + "`";
-    case Tok::Str: case Tok::RawStr: return "text " + std::string(t.text.substr(0, 40));
+    case Tok::Int:
+    case Tok::Float: return "number `" + std::string(t.text) + "`";
+    case Tok::Str:
+    case Tok::RawStr: return "text " + std::string(t.text.substr(0, 40));
     default: return tok_name(t.kind);
     }
 }
@@ -74,7 +98,8 @@ std::string tok_name(Tok t) {
     case Tok::Ident: return "identifier";
     case Tok::Int: return "integer";
     case Tok::Float: return "float";
-    case Tok::Str: case Tok::RawStr: return "text";
+    case Tok::Str:
+    case Tok::RawStr: return "text";
     case Tok::LParen: return "`(`";
     case Tok::RParen: return "`)`";
     case Tok::LBracket: return "`[`";
@@ -119,12 +144,11 @@ std::string tok_name(Tok t) {
 }
 
 Lexer::Lexer(const SourceFile& file)
-    : file_(file), src_(file.text()), pos_(0), end_(file.text().size()), line_(1), col_(1),
-      layout_enabled_(true) {}
+    : file_(file), src_(file.text()), pos_(0), end_(file.text().size()), line_(1), col_(1), layout_enabled_(true) {}
 
 Lexer::Lexer(const SourceFile& file, uint32_t begin, uint32_t end, uint32_t line, uint32_t col)
-    : file_(file), src_(file.text()), pos_(begin), end_(end), line_(line), col_(col),
-      layout_enabled_(false), at_line_start_(false) {}
+    : file_(file), src_(file.text()), pos_(begin), end_(end), line_(line), col_(col), layout_enabled_(false),
+      at_line_start_(false) {}
 
 char Lexer::peek(size_t ahead) const { return pos_ + ahead < end_ ? src_[pos_ + ahead] : '\0'; }
 
@@ -139,9 +163,7 @@ char Lexer::advance() {
     return c;
 }
 
-void Lexer::fail(SourceLoc loc, const std::string& message) const {
-    throw_error(ErrorKind::Syntax, loc, message);
-}
+void Lexer::fail(SourceLoc loc, const std::string& message) const { throw_error(ErrorKind::Syntax, loc, message); }
 
 void Lexer::emit(std::vector<Token>& out, Tok kind, SourceLoc loc, size_t begin) {
     Token t;
@@ -163,7 +185,10 @@ std::vector<Token> Lexer::tokenize() {
         }
         char c = peek();
         if (pos_ >= end_) break;
-        if (c == ' ' || c == '\t' || c == '\r') { advance(); continue; }
+        if (c == ' ' || c == '\t' || c == '\r') {
+            advance();
+            continue;
+        }
         if (c == '#') {
             while (pos_ < end_ && peek() != '\n') advance();
             continue;
@@ -190,7 +215,10 @@ std::vector<Token> Lexer::tokenize() {
                 continue;
             }
         }
-        if (is_digit(c)) { lex_number(out); continue; }
+        if (is_digit(c)) {
+            lex_number(out);
+            continue;
+        }
         if (is_ident_start(c)) {
             SourceLoc loc = here();
             size_t begin = pos_;
@@ -201,11 +229,16 @@ std::vector<Token> Lexer::tokenize() {
             continue;
         }
         if (c == '"') {
-            if (peek(1) == '"' && peek(2) == '"') lex_triple_string(out);
-            else lex_string(out);
+            if (peek(1) == '"' && peek(2) == '"')
+                lex_triple_string(out);
+            else
+                lex_string(out);
             continue;
         }
-        if (c == '\'') { lex_raw_string(out); continue; }
+        if (c == '\'') {
+            lex_raw_string(out);
+            continue;
+        }
         if (lex_operator(out)) continue;
         fail(here(), std::string("unexpected character `") + c + "`");
     }
@@ -309,12 +342,15 @@ void Lexer::lex_number(std::vector<Token>& out) {
         size_t k = 1;
         while (is_digit(peek(k))) ++k;
         if (k > 1 && !is_ident_char(peek(k))) {
-            if (peek() == 'f') is_float = true;
-            else if (is_float) fail(here(), "an integer suffix on a float literal");
+            if (peek() == 'f')
+                is_float = true;
+            else if (is_float)
+                fail(here(), "an integer suffix on a float literal");
             while (k-- > 0) advance();
         }
     }
-    if (is_ident_start(peek())) fail(here(), "expected a digit or operator after the number, found `" + std::string(1, peek()) + "`");
+    if (is_ident_start(peek()))
+        fail(here(), "expected a digit or operator after the number, found `" + std::string(1, peek()) + "`");
     Token t;
     t.loc = loc;
     t.text = std::string_view(src_).substr(begin, pos_ - begin);
@@ -351,8 +387,8 @@ uint32_t Lexer::skip_interpolation() {
         if (c == '}' && --depth == 0) return static_cast<uint32_t>(pos_);
         advance();
     }
-    fail(here(), "expected `}` to close the interpolation, found " +
-                     std::string(pos_ >= end_ ? "end of file" : "end of line"));
+    fail(here(),
+         "expected `}` to close the interpolation, found " + std::string(pos_ >= end_ ? "end of file" : "end of line"));
 }
 
 // Where an interpolation's format spec starts: the first `:` outside
@@ -368,9 +404,12 @@ uint32_t Lexer::spec_colon(uint32_t begin, uint32_t end) const {
                 if (src_[i] == '\\' && c == '"') ++i;
             continue;
         }
-        if (c == '(' || c == '[' || c == '{') ++depth;
-        else if (c == ')' || c == ']' || c == '}') --depth;
-        else if (c == ':' && depth == 0) return i;
+        if (c == '(' || c == '[' || c == '{')
+            ++depth;
+        else if (c == ')' || c == ']' || c == '}')
+            --depth;
+        else if (c == ':' && depth == 0)
+            return i;
     }
     return end;
 }
@@ -458,7 +497,9 @@ void Lexer::lex_string(std::vector<Token>& out) {
 void Lexer::lex_triple_string(std::vector<Token>& out) {
     SourceLoc loc = here();
     size_t begin = pos_;
-    advance(); advance(); advance();
+    advance();
+    advance();
+    advance();
     size_t body = pos_;
     while (true) {
         if (pos_ >= end_) fail(loc, "unterminated \"\"\" text literal");
@@ -469,7 +510,9 @@ void Lexer::lex_triple_string(std::vector<Token>& out) {
     t.kind = Tok::RawStr;
     t.loc = loc;
     t.str_value = src_.substr(body, pos_ - body);
-    advance(); advance(); advance();
+    advance();
+    advance();
+    advance();
     t.text = std::string_view(src_).substr(begin, pos_ - begin);
     out.push_back(std::move(t));
 }
@@ -495,18 +538,24 @@ void Lexer::lex_raw_string(std::vector<Token>& out) {
 }
 
 bool Lexer::lex_operator(std::vector<Token>& out) {
-    struct Op { const char* text; Tok kind; };
+    struct Op {
+        const char* text;
+        Tok kind;
+    };
     // Longest first.
     static const Op ops[] = {
-        {"..=", Tok::DotDotEq}, {"**", Tok::StarStar}, {"..", Tok::DotDot}, {"->", Tok::Arrow},
-        {"=>", Tok::FatArrow}, {"??", Tok::QuestionQuestion}, {"==", Tok::EqEq}, {"!=", Tok::NotEq},
-        {"<=", Tok::Le}, {">=", Tok::Ge}, {"+=", Tok::PlusEq}, {"-=", Tok::MinusEq},
-        {"*=", Tok::StarEq}, {"/=", Tok::SlashEq}, {"%=", Tok::PercentEq},
-        {"(", Tok::LParen}, {")", Tok::RParen}, {"[", Tok::LBracket}, {"]", Tok::RBracket},
-        {"{", Tok::LBrace}, {"}", Tok::RBrace}, {",", Tok::Comma}, {":", Tok::Colon},
-        {".", Tok::Dot}, {"?", Tok::Question}, {"\\", Tok::Backslash}, {"|", Tok::Pipe},
-        {"@", Tok::At}, {"+", Tok::Plus}, {"-", Tok::Minus}, {"*", Tok::Star}, {"/", Tok::Slash},
-        {"%", Tok::Percent}, {"=", Tok::Assign}, {"<", Tok::Lt}, {">", Tok::Gt},
+        {"..=", Tok::DotDotEq}, {"**", Tok::StarStar},  {"..", Tok::DotDot},
+        {"->", Tok::Arrow},     {"=>", Tok::FatArrow},  {"??", Tok::QuestionQuestion},
+        {"==", Tok::EqEq},      {"!=", Tok::NotEq},     {"<=", Tok::Le},
+        {">=", Tok::Ge},        {"+=", Tok::PlusEq},    {"-=", Tok::MinusEq},
+        {"*=", Tok::StarEq},    {"/=", Tok::SlashEq},   {"%=", Tok::PercentEq},
+        {"(", Tok::LParen},     {")", Tok::RParen},     {"[", Tok::LBracket},
+        {"]", Tok::RBracket},   {"{", Tok::LBrace},     {"}", Tok::RBrace},
+        {",", Tok::Comma},      {":", Tok::Colon},      {".", Tok::Dot},
+        {"?", Tok::Question},   {"\\", Tok::Backslash}, {"|", Tok::Pipe},
+        {"@", Tok::At},         {"+", Tok::Plus},       {"-", Tok::Minus},
+        {"*", Tok::Star},       {"/", Tok::Slash},      {"%", Tok::Percent},
+        {"=", Tok::Assign},     {"<", Tok::Lt},         {">", Tok::Gt},
     };
     for (const Op& op : ops) {
         size_t n = std::strlen(op.text);

@@ -17,19 +17,84 @@
 namespace spl {
 
 enum class Tok : uint8_t {
-    Eof, Newline, Indent, Dedent,
-    Ident, Int, Float, Str, RawStr,
+    Eof,
+    Newline,
+    Indent,
+    Dedent,
+    Ident,
+    Int,
+    Float,
+    Str,
+    RawStr,
     // keywords
-    KwFn, KwVal, KwVar, KwLet, KwReturn, KwIf, KwElif, KwElse, KwWhile, KwFor, KwIn,
-    KwBreak, KwContinue, KwPass, KwClass, KwStruct, KwEnum, KwImpl, KwTrait, KwMatch,
-    KwCase, KwUse, KwExport, KwExtern, KwTrue, KwFalse, KwNil, KwAnd, KwOr, KwNot, KwAs,
+    KwFn,
+    KwVal,
+    KwVar,
+    KwLet,
+    KwReturn,
+    KwIf,
+    KwElif,
+    KwElse,
+    KwWhile,
+    KwFor,
+    KwIn,
+    KwBreak,
+    KwContinue,
+    KwPass,
+    KwClass,
+    KwStruct,
+    KwEnum,
+    KwImpl,
+    KwTrait,
+    KwMatch,
+    KwCase,
+    KwUse,
+    KwExport,
+    KwExtern,
+    KwTrue,
+    KwFalse,
+    KwNil,
+    KwAnd,
+    KwOr,
+    KwNot,
+    KwAs,
     // punctuation and operators
-    LParen, RParen, LBracket, RBracket, LBrace, RBrace,
-    Comma, Colon, Dot, DotDot, DotDotEq, Arrow, FatArrow,
-    Question, QuestionQuestion, Backslash, Pipe, At,
-    Plus, Minus, Star, Slash, Percent, StarStar,
-    Assign, EqEq, NotEq, Lt, Le, Gt, Ge,
-    PlusEq, MinusEq, StarEq, SlashEq, PercentEq,
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    Comma,
+    Colon,
+    Dot,
+    DotDot,
+    DotDotEq,
+    Arrow,
+    FatArrow,
+    Question,
+    QuestionQuestion,
+    Backslash,
+    Pipe,
+    At,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    StarStar,
+    Assign,
+    EqEq,
+    NotEq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    PlusEq,
+    MinusEq,
+    StarEq,
+    SlashEq,
+    PercentEq,
 };
 
 // How a token kind is named in "expected X, found Y" messages.
@@ -40,22 +105,22 @@ std::string tok_name(Tok t);
 // (`{loss:.4f}`: the text after the first `:` outside brackets and strings).
 struct StrPart {
     bool is_expr = false;
-    std::string text;        // decoded literal text (is_expr == false)
-    uint32_t begin = 0;      // byte range of the expression in the file
+    std::string text;   // decoded literal text (is_expr == false)
+    uint32_t begin = 0; // byte range of the expression in the file
     uint32_t end = 0;
     uint32_t line = 0, col = 0; // position of `begin`
     bool has_spec = false;
-    std::string spec;        // the format spec, without its colon
+    std::string spec;                     // the format spec, without its colon
     uint32_t spec_line = 0, spec_col = 0; // position of the spec's first character
 };
 
 struct Token {
     Tok kind = Tok::Eof;
     SourceLoc loc;
-    std::string_view text;     // the token's source text
+    std::string_view text; // the token's source text
     int64_t int_value = 0;
     double float_value = 0;
-    std::string str_value;     // RawStr, or Str without interpolation
+    std::string str_value;      // RawStr, or Str without interpolation
     std::vector<StrPart> parts; // Str: literal and expression pieces
 };
 
@@ -83,7 +148,7 @@ private:
     void lex_string(std::vector<Token>& out);
     void lex_triple_string(std::vector<Token>& out);
     void lex_raw_string(std::vector<Token>& out);
-    uint32_t skip_interpolation(); // returns the offset of the closing brace
+    uint32_t skip_interpolation();                           // returns the offset of the closing brace
     uint32_t spec_colon(uint32_t begin, uint32_t end) const; // the format spec's `:`, or `end`
     bool lex_operator(std::vector<Token>& out);
 

@@ -76,8 +76,10 @@ void find_specs(const std::string& dir, std::vector<std::string>& out) {
     std::sort(entries.begin(), entries.end());
     for (const auto& name : entries) {
         std::string path = dir + "/" + name;
-        if (is_dir(path)) find_specs(path, out);
-        else if (name.size() > 9 && name.compare(name.size() - 9, 9, "_spec.spl") == 0) out.push_back(path);
+        if (is_dir(path))
+            find_specs(path, out);
+        else if (name.size() > 9 && name.compare(name.size() - 9, 9, "_spec.spl") == 0)
+            out.push_back(path);
     }
 }
 
@@ -94,8 +96,10 @@ void* run_job(void* p) {
     if (job->test) {
         std::vector<std::string> files;
         for (const auto& path : job->paths) {
-            if (is_dir(path)) find_specs(path, files);
-            else files.push_back(path);
+            if (is_dir(path))
+                find_specs(path, files);
+            else
+                files.push_back(path);
         }
         if (files.empty()) {
             std::fprintf(stderr, "splrun test: no *_spec.spl files found\n");
@@ -158,8 +162,8 @@ int main(int argc, char** argv) {
     job.options.lib_roots = lib_dirs;
 
     job.options.plugin_dirs = split_path(std::getenv("SIMPLE_SFFI_PATH"));
-    for (const std::string& d : {exe, exe + "/../lib", std::string("build"), std::string("build/runtime_plugin"),
-                                 exe + "/../runtime_plugin"})
+    for (const std::string& d :
+         {exe, exe + "/../lib", std::string("build"), std::string("build/runtime_plugin"), exe + "/../runtime_plugin"})
         job.options.plugin_dirs.push_back(d);
 
     // The tree walker recurses on the C++ stack; give it room for deep

@@ -11,16 +11,18 @@ namespace spl {
 namespace {
 
 // One id per method name. Adding a method: a name here and a case below.
-#define SPL_METHODS(X)                                                                                          \
-    X(len) X(is_empty) X(push) X(append) X(pop) X(insert) X(remove) X(extend) X(contains) X(index_of) X(find)   \
-    X(map) X(filter) X(reduce) X(fold) X(each) X(for_each) X(enumerate) X(zip) X(sum) X(min) X(max) X(sort)    \
-    X(sorted) X(reverse) X(reversed) X(join) X(first) X(last) X(slice) X(copy) X(clone) X(any) X(all) X(count) \
-    X(take) X(skip) X(to_array) X(to_list) X(collect)                                                          \
-    X(split) X(starts_with) X(ends_with) X(trim) X(upper) X(lower) X(replace) X(chars) X(lines) X(repeat)      \
-    X(to_i64) X(to_f64) X(to_string) X(keys) X(values) X(items) X(get) X(contains_key) X(set)                   \
-    X(abs) X(sqrt) X(floor) X(ceil) X(round) X(exp) X(log) X(pow) X(sin) X(cos) X(tan) X(tanh) X(is_nan)     \
-    X(clamp) X(is_some) X(is_none) X(unwrap) X(unwrap_or) X(expect) X(is_ok) X(is_err) X(unwrap_err) X(ok)     \
-    X(err)
+// (An X-list: clang-format would re-indent it on every run.)
+// clang-format off
+#define SPL_METHODS(X)                                                                                        \
+    X(len) X(is_empty) X(push) X(append) X(pop) X(insert) X(remove) X(extend) X(contains) X(index_of)         \
+    X(find) X(map) X(filter) X(reduce) X(fold) X(each) X(for_each) X(enumerate) X(zip) X(sum) X(min) X(max)   \
+    X(sort) X(sorted) X(reverse) X(reversed) X(join) X(first) X(last) X(slice) X(copy) X(clone) X(any) X(all) \
+    X(count) X(take) X(skip) X(to_array) X(to_list) X(collect) X(split) X(starts_with) X(ends_with) X(trim)   \
+    X(upper) X(lower) X(replace) X(chars) X(lines) X(repeat) X(to_i64) X(to_f64) X(to_string) X(keys)         \
+    X(values) X(items) X(get) X(contains_key) X(set) X(abs) X(sqrt) X(floor) X(ceil) X(round) X(exp) X(log)   \
+    X(pow) X(sin) X(cos) X(tan) X(tanh) X(is_nan) X(clamp) X(is_some) X(is_none) X(unwrap) X(unwrap_or)       \
+    X(expect) X(is_ok) X(is_err) X(unwrap_err) X(ok) X(err)
+// clang-format on
 
 enum class M : int {
 #define X(name) name,
@@ -51,21 +53,27 @@ struct Ctx {
     [[noreturn]] void fail(const std::string& msg) const { runtime_error(loc, msg); }
     void arity(int lo, int hi) const {
         if (args.count < lo || args.count > hi)
-            fail("`" + name + "` takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                 " argument" + (hi == 1 ? "" : "s") + ", " + std::to_string(args.count) + " given");
+            fail("`" + name + "` takes " +
+                 (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) + " argument" +
+                 (hi == 1 ? "" : "s") + ", " + std::to_string(args.count) + " given");
     }
     void arity(int n) const { arity(n, n); }
     const Value& arg(int i) const { return args.values[i]; }
     int64_t int_arg(int i) const {
-        if (!arg(i).is_int()) fail("argument " + std::to_string(i + 1) + " of `" + name + "` must be i64, found " + in.type_name(arg(i)));
+        if (!arg(i).is_int())
+            fail("argument " + std::to_string(i + 1) + " of `" + name + "` must be i64, found " + in.type_name(arg(i)));
         return arg(i).as_int();
     }
     double num_arg(int i) const {
-        if (!arg(i).is_number()) fail("argument " + std::to_string(i + 1) + " of `" + name + "` must be a number, found " + in.type_name(arg(i)));
+        if (!arg(i).is_number())
+            fail("argument " + std::to_string(i + 1) + " of `" + name + "` must be a number, found " +
+                 in.type_name(arg(i)));
         return arg(i).to_double();
     }
     const std::string& str_arg(int i) const {
-        if (!arg(i).is(ObjType::Str)) fail("argument " + std::to_string(i + 1) + " of `" + name + "` must be text, found " + in.type_name(arg(i)));
+        if (!arg(i).is(ObjType::Str))
+            fail("argument " + std::to_string(i + 1) + " of `" + name + "` must be text, found " +
+                 in.type_name(arg(i)));
         return str_of(arg(i));
     }
     Value call(const Value& f, std::initializer_list<Value> xs) const { return in.call_with(f, xs, loc); }
@@ -105,14 +113,16 @@ Value extreme(Ctx& c, const std::vector<Value>& items, bool want_max) {
 }
 
 void sort_values(Ctx& c, std::vector<Value>& items) {
-    std::stable_sort(items.begin(), items.end(), [&](const Value& a, const Value& b) { return c.in.compare(a, b, c.loc) < 0; });
+    std::stable_sort(items.begin(), items.end(),
+                     [&](const Value& a, const Value& b) { return c.in.compare(a, b, c.loc) < 0; });
 }
 
 // Methods shared by arrays, tuples and ranges (the sequence is `items`).
 Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
     *handled = true;
     switch (id) {
-    case M::len: case M::count:
+    case M::len:
+    case M::count:
         if (id == M::count && c.args.count == 1) {
             int64_t n = 0;
             for (const Value& x : items) n += c.pred(c.arg(0), x);
@@ -150,7 +160,8 @@ Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
             if (c.pred(c.arg(0), x)) out.push_back(x);
         return make_array(std::move(out));
     }
-    case M::fold: case M::reduce: {
+    case M::fold:
+    case M::reduce: {
         if (id == M::reduce && c.args.count == 1) {
             if (items.empty()) c.fail("`reduce` of an empty collection");
             Value acc = items[0];
@@ -162,7 +173,8 @@ Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
         for (const Value& x : items) acc = c.call(c.arg(1), {acc, x});
         return acc;
     }
-    case M::each: case M::for_each:
+    case M::each:
+    case M::for_each:
         c.arity(1);
         for (const Value& x : items) c.call(c.arg(0), {x});
         return Value();
@@ -179,7 +191,8 @@ Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
     case M::enumerate: {
         c.arity(0);
         std::vector<Value> out;
-        for (size_t i = 0; i < items.size(); ++i) out.push_back(make_tuple({Value::integer(static_cast<int64_t>(i)), items[i]}));
+        for (size_t i = 0; i < items.size(); ++i)
+            out.push_back(make_tuple({Value::integer(static_cast<int64_t>(i)), items[i]}));
         return make_array(std::move(out));
     }
     case M::zip: {
@@ -213,7 +226,8 @@ Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
     }
     case M::first: c.arity(0); return items.empty() ? Value() : items.front();
     case M::last: c.arity(0); return items.empty() ? Value() : items.back();
-    case M::take: case M::skip: {
+    case M::take:
+    case M::skip: {
         c.arity(1);
         size_t n = static_cast<size_t>(std::max<int64_t>(0, c.int_arg(0)));
         n = std::min(n, items.size());
@@ -230,9 +244,11 @@ Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
         b = std::clamp<int64_t>(b, a, n);
         return make_array(std::vector<Value>(items.begin() + a, items.begin() + b));
     }
-    case M::copy: case M::clone: case M::to_array: case M::to_list: case M::collect:
-        c.arity(0);
-        return make_array(items);
+    case M::copy:
+    case M::clone:
+    case M::to_array:
+    case M::to_list:
+    case M::collect: c.arity(0); return make_array(items);
     default: *handled = false; return Value();
     }
 }
@@ -240,7 +256,11 @@ Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
 Value array_method(Ctx& c, M id, ArrayObj& arr) {
     auto& items = arr.items;
     switch (id) {
-    case M::push: case M::append: c.arity(1); items.push_back(c.arg(0)); return Value();
+    case M::push:
+    case M::append:
+        c.arity(1);
+        items.push_back(c.arg(0));
+        return Value();
     case M::pop: {
         c.arity(0);
         if (items.empty()) c.fail("`pop` from an empty array");
@@ -252,7 +272,8 @@ Value array_method(Ctx& c, M id, ArrayObj& arr) {
         c.arity(2);
         int64_t i = c.int_arg(0), n = static_cast<int64_t>(items.size());
         if (i < 0) i += n;
-        if (i < 0 || i > n) c.fail("insert position " + std::to_string(c.int_arg(0)) + " out of range for length " + std::to_string(n));
+        if (i < 0 || i > n)
+            c.fail("insert position " + std::to_string(c.int_arg(0)) + " out of range for length " + std::to_string(n));
         items.insert(items.begin() + i, c.arg(1));
         return Value();
     }
@@ -260,7 +281,9 @@ Value array_method(Ctx& c, M id, ArrayObj& arr) {
         c.arity(1);
         int64_t i = c.int_arg(0), n = static_cast<int64_t>(items.size());
         if (i < 0) i += n;
-        if (i < 0 || i >= n) c.fail("index " + std::to_string(c.int_arg(0)) + " out of range for an array of length " + std::to_string(n));
+        if (i < 0 || i >= n)
+            c.fail("index " + std::to_string(c.int_arg(0)) + " out of range for an array of length " +
+                   std::to_string(n));
         Value v = std::move(items[static_cast<size_t>(i)]);
         items.erase(items.begin() + i);
         return v;
@@ -271,8 +294,14 @@ Value array_method(Ctx& c, M id, ArrayObj& arr) {
         items.insert(items.end(), more.begin(), more.end());
         return Value();
     }
-    case M::sort: c.arity(0); sort_values(c, items); return Value();
-    case M::reverse: c.arity(0); std::reverse(items.begin(), items.end()); return Value();
+    case M::sort:
+        c.arity(0);
+        sort_values(c, items);
+        return Value();
+    case M::reverse:
+        c.arity(0);
+        std::reverse(items.begin(), items.end());
+        return Value();
     default: break;
     }
     std::vector<Value> snapshot = items; // callbacks may modify the array
@@ -293,7 +322,8 @@ Value text_method(Ctx& c, M id, const std::string& s) {
         const std::string& t = c.str_arg(0);
         return Value::boolean(s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0);
     }
-    case M::find: case M::index_of: {
+    case M::find:
+    case M::index_of: {
         c.arity(1);
         size_t pos = s.find(c.str_arg(0));
         if (pos == std::string::npos) return Value();
@@ -339,10 +369,13 @@ Value text_method(Ctx& c, M id, const std::string& s) {
         size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
         return make_str(b == std::string::npos ? "" : s.substr(b, e - b + 1));
     }
-    case M::upper: case M::lower: {
+    case M::upper:
+    case M::lower: {
         c.arity(0);
         std::string out = s;
-        for (char& ch : out) ch = static_cast<char>(id == M::upper ? std::toupper(static_cast<unsigned char>(ch)) : std::tolower(static_cast<unsigned char>(ch)));
+        for (char& ch : out)
+            ch = static_cast<char>(id == M::upper ? std::toupper(static_cast<unsigned char>(ch))
+                                                  : std::tolower(static_cast<unsigned char>(ch)));
         return make_str(std::move(out));
     }
     case M::replace: {
@@ -384,7 +417,9 @@ Value dict_method(Ctx& c, M id, DictObj& d) {
     switch (id) {
     case M::len: c.arity(0); return Value::integer(static_cast<int64_t>(d.entries.size()));
     case M::is_empty: c.arity(0); return Value::boolean(d.entries.empty());
-    case M::keys: case M::values: case M::items: {
+    case M::keys:
+    case M::values:
+    case M::items: {
         c.arity(0);
         std::vector<Value> out;
         for (const auto& [k, v] : d.entries)
@@ -396,10 +431,16 @@ Value dict_method(Ctx& c, M id, DictObj& d) {
         const Value* v = d.find(c.arg(0));
         return v ? *v : c.args.count > 1 ? c.arg(1) : Value();
     }
-    case M::contains: case M::contains_key: c.arity(1); return Value::boolean(d.find(c.arg(0)) != nullptr);
-    case M::set: case M::insert: c.arity(2); d.set(c.arg(0), c.arg(1)); return Value();
+    case M::contains:
+    case M::contains_key: c.arity(1); return Value::boolean(d.find(c.arg(0)) != nullptr);
+    case M::set:
+    case M::insert:
+        c.arity(2);
+        d.set(c.arg(0), c.arg(1));
+        return Value();
     case M::remove: c.arity(1); return Value::boolean(d.remove(c.arg(0)));
-    case M::copy: case M::clone: {
+    case M::copy:
+    case M::clone: {
         c.arity(0);
         auto* copy = new DictObj();
         Value v(copy);
@@ -415,7 +456,9 @@ Value number_method(Ctx& c, M id) {
     double x = v.to_double();
     auto num = [&](double r) { return Value::number(r); };
     switch (id) {
-    case M::abs: c.arity(0); return v.is_int() ? Value::integer(v.as_int() < 0 ? -v.as_int() : v.as_int()) : num(std::fabs(x));
+    case M::abs:
+        c.arity(0);
+        return v.is_int() ? Value::integer(v.as_int() < 0 ? -v.as_int() : v.as_int()) : num(std::fabs(x));
     case M::sqrt: c.arity(0); return num(std::sqrt(x));
     case M::exp: c.arity(0); return num(std::exp(x));
     case M::log: c.arity(0); return num(std::log(x));
@@ -464,16 +507,15 @@ Value optional_method(Ctx& c, M id, bool* handled) {
     case M::is_none: c.arity(0); return Value::boolean(missing);
     case M::is_ok: c.arity(0); return Value::boolean(is_result && !is_err);
     case M::is_err: c.arity(0); return Value::boolean(is_err);
-    case M::unwrap: case M::expect: {
+    case M::unwrap:
+    case M::expect: {
         c.arity(id == M::expect ? 1 : 0);
         std::string prefix = id == M::expect ? c.str_arg(0) + ": " : std::string();
         if (missing) c.fail(prefix.empty() ? "called `unwrap` on None" : c.str_arg(0));
         if (is_err) c.fail((prefix.empty() ? "called `unwrap` on " : prefix) + in.display(v, c.loc));
         return payload();
     }
-    case M::unwrap_or:
-        c.arity(1);
-        return missing || is_err ? c.arg(0) : payload();
+    case M::unwrap_or: c.arity(1); return missing || is_err ? c.arg(0) : payload();
     case M::unwrap_err:
         c.arity(0);
         if (!is_err) c.fail("called `unwrap_err` on " + in.display(v, c.loc));
@@ -517,7 +559,8 @@ Value call_builtin_method(Interpreter& in, const Value& receiver, int raw_id, co
         case ObjType::Array: return array_method(c, id, *receiver.as<ArrayObj>());
         case ObjType::Str: return text_method(c, id, str_of(receiver));
         case ObjType::Dict: return dict_method(c, id, *receiver.as<DictObj>());
-        case ObjType::Tuple: case ObjType::Range: {
+        case ObjType::Tuple:
+        case ObjType::Range: {
             std::vector<Value> items = to_items(in, receiver, loc);
             r = sequence_method(c, id, items, &handled);
             if (handled) return r;

@@ -1,3 +1,4 @@
+// Finds `use` modules on the library roots, loads each once and binds what it exports.
 #include "module_loader.h"
 
 #include <climits>
@@ -39,7 +40,8 @@ std::string join(const std::vector<std::string>& parts, size_t from, const char*
     return out;
 }
 
-const char* const kSpecNames[] = {"describe", "context", "it", "expect", "expect_error", "before_each", "after_each", "skip"};
+const char* const kSpecNames[] = {"describe",     "context",     "it",         "expect",
+                                  "expect_error", "before_each", "after_each", "skip"};
 
 } // namespace
 
@@ -140,7 +142,8 @@ void ModuleLoader::bind_uses(ModuleObj& m) {
         if (u.star) {
             for (size_t g = 0; g < source->global_names.size(); ++g) {
                 const std::string& n = source->global_names[g];
-                if (source->exports_name(n)) u.bindings.push_back(ast::UseBinding{n, source, static_cast<int>(g), u.loc, nullptr});
+                if (source->exports_name(n))
+                    u.bindings.push_back(ast::UseBinding{n, source, static_cast<int>(g), u.loc, nullptr});
             }
             continue;
         }
@@ -149,7 +152,8 @@ void ModuleLoader::bind_uses(ModuleObj& m) {
             int g = source->find_global(n);
             if (g < 0) throw_error(ErrorKind::Load, u.name_locs[i], "module `" + source->name + "` has no `" + n + "`");
             if (!source->exports_name(n))
-                throw_error(ErrorKind::Load, u.name_locs[i], "`" + n + "` is not exported by module `" + source->name + "`");
+                throw_error(ErrorKind::Load, u.name_locs[i],
+                            "`" + n + "` is not exported by module `" + source->name + "`");
             std::string local = u.aliases[i].empty() ? n : u.aliases[i];
             u.bindings.push_back(ast::UseBinding{local, source, g, u.name_locs[i], nullptr});
         }

@@ -48,10 +48,10 @@ private:
 
     Interpreter& in_;
     std::vector<std::string> roots_;
-    std::vector<std::string> real_roots_;           // roots_ resolved (realpath), for under_a_root
+    std::vector<std::string> real_roots_;          // roots_ resolved (realpath), for under_a_root
     std::unordered_map<std::string, Value> cache_; // by file path
-    std::vector<Value> order_;                      // completed loads, in order
-    std::vector<std::string> loading_;              // the import chain being loaded (cycles)
+    std::vector<Value> order_;                     // completed loads, in order
+    std::vector<std::string> loading_;             // the import chain being loaded (cycles)
 };
 
 } // namespace spl

@@ -121,7 +121,9 @@ void ScopeBuilder::collect() {
         case StmtKind::Fn: static_cast<FnDecl&>(s).global = global_slot(static_cast<FnDecl&>(s).proto->name); break;
         case StmtKind::Class: static_cast<ClassDecl&>(s).global = global_slot(static_cast<ClassDecl&>(s).name); break;
         case StmtKind::Enum: static_cast<EnumDecl&>(s).global = global_slot(static_cast<EnumDecl&>(s).name); break;
-        case StmtKind::Extern: static_cast<ExternDecl&>(s).global = global_slot(static_cast<ExternDecl&>(s).name); break;
+        case StmtKind::Extern:
+            static_cast<ExternDecl&>(s).global = global_slot(static_cast<ExternDecl&>(s).name);
+            break;
         case StmtKind::Export: {
             auto& e = static_cast<Export&>(s);
             for (size_t i = 0; i < e.names.size(); ++i) {

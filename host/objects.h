@@ -24,8 +24,8 @@ struct InstanceObj;
 struct FunctionObj : Obj {
     FunctionObj(const ast::FnProto* p, const Obj* owner) : Obj(ObjType::Function), proto(p), owner(owner) {}
     const ast::FnProto* proto;
-    const Obj* owner;             // the ClassObj/EnumObj of a method, else null
-    std::vector<Value> upvalues;  // CellObj values captured from enclosing functions
+    const Obj* owner;            // the ClassObj/EnumObj of a method, else null
+    std::vector<Value> upvalues; // CellObj values captured from enclosing functions
 };
 
 // Functions declared under one name in one scope — a module's top level, or
@@ -67,8 +67,8 @@ struct BuiltinDef {
     const char* name;
     BuiltinFn fn;
     int min_args;
-    int max_args;       // -1: any number
-    bool named_ok;      // accepts named arguments (the function checks them)
+    int max_args;              // -1: any number
+    bool named_ok;             // accepts named arguments (the function checks them)
     bool numbers_only = false; // every argument must be an i64 or f64 (abs, sqrt, ...)
 };
 
@@ -82,6 +82,7 @@ struct BuiltinObj : Obj {
 class DropRunner {
 public:
     virtual void run_drop(InstanceObj* instance) = 0;
+
 protected:
     ~DropRunner() = default;
 };
@@ -89,10 +90,32 @@ protected:
 // Methods the interpreter calls on its own: operators, indexing, to_string.
 // Kept in a per-class array so that `a + b` on objects costs no name lookup.
 enum class Op : uint8_t {
-    Add, Sub, Mul, Div, Mod, Pow, MatMul,
-    RAdd, RSub, RMul, RDiv, RMod, RPow, RMatMul,
-    Eq, Ne, Lt, Le, Gt, Ge, Neg,
-    GetItem, SetItem, ToString, Iter, Next,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+    MatMul,
+    RAdd,
+    RSub,
+    RMul,
+    RDiv,
+    RMod,
+    RPow,
+    RMatMul,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Neg,
+    GetItem,
+    SetItem,
+    ToString,
+    Iter,
+    Next,
     Count
 };
 const char* op_method_name(Op op);
@@ -130,10 +153,10 @@ struct ClassObj : Obj {
     std::unordered_map<std::string, Value> statics; // FunctionObj or OverloadSetObj, called without self
     std::unordered_set<std::string> properties;     // `@property` methods: `obj.name` calls them
     std::unordered_map<std::string, Value> setters; // `@name.setter` methods: `obj.name = v` calls them
-    Value drop;        // the `drop` method, nil when the class has none
-    Value ops[static_cast<size_t>(Op::Count)]; // operator methods, nil when absent
-    uint32_t epoch = 0; // bumped when an existing method name gets another overload
-    int64_t live = 0;  // instances alive now
+    Value drop;                                     // the `drop` method, nil when the class has none
+    Value ops[static_cast<size_t>(Op::Count)];      // operator methods, nil when absent
+    uint32_t epoch = 0;                             // bumped when an existing method name gets another overload
+    int64_t live = 0;                               // instances alive now
 };
 
 // The fields of an instance: a fixed-size array stored right after the
@@ -180,8 +203,7 @@ struct InstanceObj final : Obj {
     bool dropped = false;
 
 private:
-    InstanceObj(ClassObj* c, size_t n)
-        : Obj(ObjType::Instance), cls(c), fields(reinterpret_cast<Value*>(this + 1), n) {
+    InstanceObj(ClassObj* c, size_t n) : Obj(ObjType::Instance), cls(c), fields(reinterpret_cast<Value*>(this + 1), n) {
         for (Value& f : fields) new (&f) Value();
         ++c->live;
     }
@@ -207,8 +229,8 @@ struct EnumObj : Obj {
     void add_method(const std::string& n, Value fn, bool is_static) {
         add_overload((is_static ? statics : methods)[n], std::move(fn), name + "." + n);
     }
-    std::vector<Value> unit_values;  // the shared value of each payload-less variant (nil otherwise)
-    std::vector<Value> constructors; // VariantCtorObj of each variant with a payload
+    std::vector<Value> unit_values;                 // the shared value of each payload-less variant (nil otherwise)
+    std::vector<Value> constructors;                // VariantCtorObj of each variant with a payload
     std::unordered_map<std::string, Value> methods; // FunctionObj or OverloadSetObj
     std::unordered_map<std::string, Value> statics;
 };
@@ -241,10 +263,10 @@ struct Conv {
 struct ExternObj : Obj {
     ExternObj(const ast::ExternDecl* d, const SplFunction* f) : Obj(ObjType::Extern), decl(d), fn(f) {}
     const ast::ExternDecl* decl;
-    const SplFunction* fn;           // resolved once, when the declaration is loaded
+    const SplFunction* fn; // resolved once, when the declaration is loaded
     std::vector<Conv> params;
     Conv ret;
-    std::vector<Value> defaults;     // evaluated default of each parameter (nil when required)
+    std::vector<Value> defaults; // evaluated default of each parameter (nil when required)
     std::vector<bool> has_default;
 };
 

@@ -120,7 +120,8 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
             if (const Value* m = class_op(a, Op::Eq)) {
                 if (try_call_method(a, *m, b, loc, site, r)) {
                     if (r.is_bool()) return Value::boolean(!r.as_bool());
-                    runtime_error(loc, "`!=` needs a `ne` method: `eq` of " + type_name(a) + " returned " + type_name(r));
+                    runtime_error(loc,
+                                  "`!=` needs a `ne` method: `eq` of " + type_name(a) + " returned " + type_name(r));
                 }
                 refused = m;
             }
@@ -143,7 +144,8 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
     case BinOp::Le: return Value::boolean(compare(a, b, loc) <= 0);
     case BinOp::Gt: return Value::boolean(compare(a, b, loc) > 0);
     case BinOp::Ge: return Value::boolean(compare(a, b, loc) >= 0);
-    case BinOp::In: case BinOp::NotIn: {
+    case BinOp::In:
+    case BinOp::NotIn: {
         bool found = false;
         if (b.is(ObjType::Str)) {
             if (!a.is(ObjType::Str)) runtime_error(loc, "`in` on text needs a text on the left, found " + type_name(a));
@@ -174,9 +176,12 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
     if (a.is_int() && b.is_int()) {
         int64_t x = a.as_int(), y = b.as_int();
         switch (op) {
-        case BinOp::Add: return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)));
-        case BinOp::Sub: return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)));
-        case BinOp::Mul: return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)));
+        case BinOp::Add:
+            return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)));
+        case BinOp::Sub:
+            return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)));
+        case BinOp::Mul:
+            return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)));
         case BinOp::Div:
             if (y == 0) runtime_error(loc, "division by zero");
             if (x == std::numeric_limits<int64_t>::min() && y == -1) return Value::integer(x);
@@ -255,7 +260,8 @@ bool Interpreter::equal(const Value& a, const Value& b, SourceLoc loc) {
     }
     if (a.obj()->type != b.obj()->type) return false;
     switch (a.obj()->type) {
-    case ObjType::Array: case ObjType::Tuple: {
+    case ObjType::Array:
+    case ObjType::Tuple: {
         const auto& x = a.is(ObjType::Array) ? a.as<ArrayObj>()->items : a.as<TupleObj>()->items;
         const auto& y = b.is(ObjType::Array) ? b.as<ArrayObj>()->items : b.as<TupleObj>()->items;
         if (x.size() != y.size()) return false;
@@ -354,8 +360,10 @@ Value Interpreter::cast(const Value& v, const std::string& type, SourceLoc loc) 
     }
     if (const FloatTypeName* float_type = find_float_type(type)) {
         double f;
-        if (v.is_number()) f = v.to_double();
-        else if (v.is_bool()) f = v.as_bool() ? 1.0 : 0.0;
+        if (v.is_number())
+            f = v.to_double();
+        else if (v.is_bool())
+            f = v.as_bool() ? 1.0 : 0.0;
         else if (v.is(ObjType::Str)) {
             const std::string& s = str_of(v);
             char* end = nullptr;
@@ -395,7 +403,8 @@ std::vector<size_t> slice_positions(Interpreter& in, const SliceObj& s, int64_t 
         int64_t x = *v < 0 ? *v + len : *v;
         return std::min(std::max(x, lo), hi);
     };
-    int64_t start = step > 0 ? clamp(get(s.start, "start"), 0, 0, len) : clamp(get(s.start, "start"), len - 1, -1, len - 1);
+    int64_t start =
+        step > 0 ? clamp(get(s.start, "start"), 0, 0, len) : clamp(get(s.start, "start"), len - 1, -1, len - 1);
     int64_t stop = step > 0 ? clamp(get(s.stop, "stop"), len, 0, len) : clamp(get(s.stop, "stop"), -1, -1, len - 1);
     std::vector<size_t> out;
     for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(static_cast<size_t>(i));
@@ -410,7 +419,8 @@ Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc
         runtime_error(loc, obj.as<InstanceObj>()->cls->name + " does not support indexing (define `get_item`)");
     }
     if (obj.is(ObjType::Dict)) {
-        if (!is_hashable(key)) runtime_error(loc, "a dictionary key must be a number, text or tuple, found " + type_name(key));
+        if (!is_hashable(key))
+            runtime_error(loc, "a dictionary key must be a number, text or tuple, found " + type_name(key));
         const Value* v = obj.as<DictObj>()->find(key);
         if (!v) runtime_error(loc, "key " + repr(key, loc) + " not found (use .get(key) for an optional lookup)");
         return *v;
@@ -432,7 +442,8 @@ Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc
         int64_t i = k.as_int() < 0 ? k.as_int() + n : k.as_int();
         if (i < 0 || i >= n)
             runtime_error(loc, "index " + std::to_string(k.as_int()) + " out of range for " +
-                                   (obj.is(ObjType::Array) ? "an array" : "a tuple") + " of length " + std::to_string(n));
+                                   (obj.is(ObjType::Array) ? "an array" : "a tuple") + " of length " +
+                                   std::to_string(n));
         return items[static_cast<size_t>(i)];
     }
     if (obj.is(ObjType::Str)) {
@@ -441,14 +452,17 @@ Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc
         const int64_t n = static_cast<int64_t>(offs.size()) - 1;
         if (k.is(ObjType::Slice)) {
             std::string out;
-            for (size_t i : slice_positions(*this, *k.as<SliceObj>(), n, loc)) out += s.substr(offs[i], offs[i + 1] - offs[i]);
+            for (size_t i : slice_positions(*this, *k.as<SliceObj>(), n, loc))
+                out += s.substr(offs[i], offs[i + 1] - offs[i]);
             return make_str(std::move(out));
         }
         if (!k.is_int()) runtime_error(loc, "a text index must be i64, found " + type_name(k));
         int64_t i = k.as_int() < 0 ? k.as_int() + n : k.as_int();
         if (i < 0 || i >= n)
-            runtime_error(loc, "index " + std::to_string(k.as_int()) + " out of range for a text of length " + std::to_string(n));
-        return make_str(s.substr(offs[static_cast<size_t>(i)], offs[static_cast<size_t>(i) + 1] - offs[static_cast<size_t>(i)]));
+            runtime_error(loc, "index " + std::to_string(k.as_int()) + " out of range for a text of length " +
+                                   std::to_string(n));
+        return make_str(
+            s.substr(offs[static_cast<size_t>(i)], offs[static_cast<size_t>(i) + 1] - offs[static_cast<size_t>(i)]));
     }
     runtime_error(loc, type_name(obj) + " cannot be indexed");
 }

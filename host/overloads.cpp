@@ -1,3 +1,4 @@
+// Chooses the overload a call runs by declared parameter types, with per-site caches and messages.
 #include "overloads.h"
 
 #include <vector>
@@ -52,8 +53,8 @@ Fit overload_fit(const FunctionObj& fn, const ArgList& args, std::vector<int16_t
     Fit fit = Fit::Yes;
     for (int i = 0; i < args.count; ++i) {
         bool looked = false;
-        bool ok = type_accepts(spec_of(p.params[static_cast<size_t>(target[static_cast<size_t>(i)])]),
-                               args.values[i], true, &looked);
+        bool ok = type_accepts(spec_of(p.params[static_cast<size_t>(target[static_cast<size_t>(i)])]), args.values[i],
+                               true, &looked);
         if (looked) inside |= i < 64 ? uint64_t(1) << i : ~uint64_t(0);
         if (!ok) {
             if (!looked) return Fit::No;

@@ -44,10 +44,18 @@ inline uintptr_t value_kind(const Value& v) {
 // the declared class): what a single function's binding checks per argument.
 inline bool type_accepts_inline(const TypeSpec& t, const Value& v, bool overload, bool* inside) {
     switch (t.kind) {
-    case TypeSpec::Kind::Int: if (v.is_int()) return true; break;
-    case TypeSpec::Kind::Float: if (v.is_number()) return true; break;
-    case TypeSpec::Kind::Bool: if (v.is_bool()) return true; break;
-    case TypeSpec::Kind::Text: if (v.is(ObjType::Str)) return true; break;
+    case TypeSpec::Kind::Int:
+        if (v.is_int()) return true;
+        break;
+    case TypeSpec::Kind::Float:
+        if (v.is_number()) return true;
+        break;
+    case TypeSpec::Kind::Bool:
+        if (v.is_bool()) return true;
+        break;
+    case TypeSpec::Kind::Text:
+        if (v.is(ObjType::Str)) return true;
+        break;
     case TypeSpec::Kind::Named:
         if (v.is(ObjType::Instance) && v.as<InstanceObj>()->cls == t.named->obj()) return true;
         break;

@@ -1,3 +1,4 @@
+// Tokens to the syntax tree (recursive descent; operators from one precedence table).
 #include "parser.h"
 
 #include <cctype>
@@ -95,7 +96,7 @@ private:
     PatternPtr parse_pattern();
     PatternPtr parse_pattern_primary();
     PatternPtr parse_binding_target(); // val/for targets: names and tuples
-    TypeRef parse_type(); // the type grammar is type_expr.h's
+    TypeRef parse_type();              // the type grammar is type_expr.h's
 
     std::string source_between(const Token& first, const Token& last) const;
 
@@ -190,9 +191,9 @@ StmtPtr Parser::parse_statement() {
     case Tok::KwFor: return parse_for();
     case Tok::KwMatch: return parse_match_stmt();
     case Tok::Ident:
-        if (cur().text == "pub" && (peek().kind == Tok::KwFn || peek().kind == Tok::KwClass ||
-                                    peek().kind == Tok::KwStruct || peek().kind == Tok::KwEnum ||
-                                    peek().kind == Tok::KwVal || peek().kind == Tok::KwVar)) {
+        if (cur().text == "pub" &&
+            (peek().kind == Tok::KwFn || peek().kind == Tok::KwClass || peek().kind == Tok::KwStruct ||
+             peek().kind == Tok::KwEnum || peek().kind == Tok::KwVal || peek().kind == Tok::KwVar)) {
             advance();
             return parse_statement();
         }
@@ -212,7 +213,9 @@ StmtPtr Parser::parse_statement() {
 StmtPtr Parser::parse_simple_statement() {
     SourceLoc loc = cur().loc;
     switch (cur().kind) {
-    case Tok::KwVal: case Tok::KwVar: case Tok::KwLet: return parse_let();
+    case Tok::KwVal:
+    case Tok::KwVar:
+    case Tok::KwLet: return parse_let();
     case Tok::KwPass: advance(); return std::make_unique<Stmt>(StmtKind::Pass, loc);
     case Tok::KwBreak: advance(); return std::make_unique<Stmt>(StmtKind::Break, loc);
     case Tok::KwContinue: advance(); return std::make_unique<Stmt>(StmtKind::Continue, loc);
@@ -243,8 +246,8 @@ StmtPtr Parser::parse_simple_statement() {
             paren_statement = after != Tok::Newline && after != Tok::Eof && after != Tok::Dedent &&
                               after != Tok::KwElse && after != Tok::KwElif;
         }
-        if (paren_statement || n == Tok::Str || n == Tok::RawStr || n == Tok::Int || n == Tok::Float || n == Tok::Ident ||
-            n == Tok::LBracket || n == Tok::KwTrue || n == Tok::KwFalse || n == Tok::KwNil ||
+        if (paren_statement || n == Tok::Str || n == Tok::RawStr || n == Tok::Int || n == Tok::Float ||
+            n == Tok::Ident || n == Tok::LBracket || n == Tok::KwTrue || n == Tok::KwFalse || n == Tok::KwNil ||
             n == Tok::Minus || n == Tok::KwNot) {
             auto call = std::make_unique<Call>(loc, std::make_unique<Name>(loc, "print"));
             advance();
@@ -485,7 +488,8 @@ std::unique_ptr<FnProto> Parser::parse_method_member(bool allow_me) {
         advance();
     }
     bool is_me = allow_me && at_ident("me") && peek().kind == Tok::Ident;
-    if (is_me) advance();
+    if (is_me)
+        advance();
     else if (!accept(Tok::KwFn)) {
         if (!accessor.empty()) fail_expected("a method after the decorator");
         return nullptr;
@@ -499,7 +503,7 @@ std::unique_ptr<FnProto> Parser::parse_method_member(bool allow_me) {
         size_t want = setter_of.empty() ? 0 : 1;
         if (is_static || m->params.size() != want)
             fail_at(m->loc, setter_of.empty() ? "a `@property` must be a method without parameters"
-                                             : "a `@" + setter_of + ".setter` must be a method with one parameter");
+                                              : "a `@" + setter_of + ".setter` must be a method with one parameter");
         m->is_property = setter_of.empty();
         m->setter_of = std::move(setter_of);
     }
@@ -803,10 +807,10 @@ constexpr InfixRule kInfix[] = {
     {Tok::Slash, 8, 8, InfixKind::Binary, BinOp::Div},
     {Tok::Percent, 8, 8, InfixKind::Binary, BinOp::Mod},
     {Tok::At, 8, 8, InfixKind::Binary, BinOp::MatMul},
-    {Tok::KwAs, 9, 9, InfixKind::Cast},                 // right operand: a type
+    {Tok::KwAs, 9, 9, InfixKind::Cast},                    // right operand: a type
     {Tok::StarStar, 12, 9, InfixKind::Binary, BinOp::Pow}, // right 9: `2 ** -1`, `a ** b ** c`
 };
-constexpr int kNotPriority = 3;  // `not a == b` is `not (a == b)`; `not a and b` is `(not a) and b`
+constexpr int kNotPriority = 3;   // `not a == b` is `not (a == b)`; `not a and b` is `(not a) and b`
 constexpr int kSignPriority = 10; // `-a * b` is `(-a) * b`; `-a ** 2` is `-(a ** 2)`
 
 } // namespace
@@ -913,8 +917,9 @@ ExprPtr Parser::parse_postfix() {
             advance();
             SourceLoc loc = cur().loc;
             std::string name;
-            if (at(Tok::Ident) || at(Tok::Int) || (static_cast<int>(cur().kind) >= static_cast<int>(Tok::KwFn) &&
-                                                    static_cast<int>(cur().kind) <= static_cast<int>(Tok::KwAs)))
+            if (at(Tok::Ident) || at(Tok::Int) ||
+                (static_cast<int>(cur().kind) >= static_cast<int>(Tok::KwFn) &&
+                 static_cast<int>(cur().kind) <= static_cast<int>(Tok::KwAs)))
                 name = std::string(advance().text); // keywords are fine as member names (`.not`)
             else
                 fail_expected("a field or method name after `.`");
@@ -947,7 +952,8 @@ ExprPtr Parser::parse_postfix() {
 
 ExprPtr Parser::parse_string(const Token& t) {
     if (t.kind == Tok::RawStr || t.parts.empty())
-        return std::make_unique<Literal>(ExprKind::Str, t.loc, make_str(t.kind == Tok::RawStr ? t.str_value : t.str_value));
+        return std::make_unique<Literal>(ExprKind::Str, t.loc,
+                                         make_str(t.kind == Tok::RawStr ? t.str_value : t.str_value));
     auto interp = std::make_unique<Interp>(t.loc);
     for (const StrPart& part : t.parts) {
         if (!part.is_expr) {
@@ -976,7 +982,8 @@ ExprPtr Parser::parse_primary() {
     switch (t.kind) {
     case Tok::Int: advance(); return std::make_unique<Literal>(ExprKind::Int, loc, Value::integer(t.int_value));
     case Tok::Float: advance(); return std::make_unique<Literal>(ExprKind::Float, loc, Value::number(t.float_value));
-    case Tok::Str: case Tok::RawStr: advance(); return parse_string(t);
+    case Tok::Str:
+    case Tok::RawStr: advance(); return parse_string(t);
     case Tok::KwTrue: advance(); return std::make_unique<Literal>(ExprKind::Bool, loc, Value::boolean(true));
     case Tok::KwFalse: advance(); return std::make_unique<Literal>(ExprKind::Bool, loc, Value::boolean(false));
     case Tok::KwNil: advance(); return std::make_unique<Literal>(ExprKind::Nil, loc, Value());
@@ -1143,8 +1150,14 @@ PatternPtr Parser::parse_pattern_primary() {
     case Tok::Minus: {
         advance();
         const Token& n = cur();
-        if (n.kind == Tok::Int) { advance(); return literal(Value::integer(-n.int_value)); }
-        if (n.kind == Tok::Float) { advance(); return literal(Value::number(-n.float_value)); }
+        if (n.kind == Tok::Int) {
+            advance();
+            return literal(Value::integer(-n.int_value));
+        }
+        if (n.kind == Tok::Float) {
+            advance();
+            return literal(Value::number(-n.float_value));
+        }
         fail_expected("a number after `-` in the pattern");
     }
     case Tok::LParen: {
@@ -1190,7 +1203,10 @@ PatternPtr Parser::parse_pattern_primary() {
         if (accept(Tok::LParen)) {
             p->has_args = true;
             while (!at(Tok::RParen)) {
-                if (at(Tok::Ident) && peek().kind == Tok::Colon) { advance(); advance(); } // `field: pat`
+                if (at(Tok::Ident) && peek().kind == Tok::Colon) {
+                    advance();
+                    advance();
+                } // `field: pat`
                 p->subs.push_back(parse_pattern());
                 if (!accept(Tok::Comma)) break;
             }

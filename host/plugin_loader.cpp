@@ -1,3 +1,4 @@
+// Finds and opens native plugins through spl_plugin.h and checks extern fns against them.
 #include "plugin_loader.h"
 
 #include <dlfcn.h>
@@ -33,7 +34,8 @@ const PluginLoader::Plugin& PluginLoader::open(const std::string& prefix, const 
         if (!file_exists(candidate)) continue;
         handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!handle)
-            throw_error(ErrorKind::Load, decl.loc, "cannot load plugin " + candidate + " for `" + decl.name + "`: " + ::dlerror());
+            throw_error(ErrorKind::Load, decl.loc,
+                        "cannot load plugin " + candidate + " for `" + decl.name + "`: " + ::dlerror());
         path = candidate;
         break;
     }
@@ -42,7 +44,8 @@ const PluginLoader::Plugin& PluginLoader::open(const std::string& prefix, const 
         if (!handle) {
             std::string where;
             for (const auto& t : tried) where += "\n     " + t;
-            ProgramError e(ErrorKind::Load, "cannot find plugin " + file + " for extern fn `" + decl.name + "`", decl.loc);
+            ProgramError e(ErrorKind::Load, "cannot find plugin " + file + " for extern fn `" + decl.name + "`",
+                           decl.loc);
             e.notes.push_back("searched (set SIMPLE_SFFI_PATH to add directories):" + where +
                               "\n     and the system library path: " + ::dlerror());
             throw e;
@@ -51,7 +54,8 @@ const PluginLoader::Plugin& PluginLoader::open(const std::string& prefix, const 
     }
     auto open_fn = reinterpret_cast<SplPluginOpenFn>(::dlsym(handle, SPL_PLUGIN_OPEN_SYMBOL));
     if (!open_fn)
-        throw_error(ErrorKind::Load, decl.loc, path + " is not a Simple plugin: it has no `" SPL_PLUGIN_OPEN_SYMBOL "`");
+        throw_error(ErrorKind::Load, decl.loc,
+                    path + " is not a Simple plugin: it has no `" SPL_PLUGIN_OPEN_SYMBOL "`");
     SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr};
     const char* refusal = nullptr;
     const SplPluginInfo* info = open_fn(&request, &refusal);
@@ -75,8 +79,9 @@ const SplFunction* PluginLoader::bind(const ast::ExternDecl& decl) {
     const SplFunction* fn = plugin.info->find(name.c_str());
     if (!fn)
         throw_error(ErrorKind::Load, decl.loc,
-                    "extern fn `" + name + "` is not provided by " + plugin.path + " (" + plugin.info->plugin_name + " " +
-                        plugin.info->plugin_version + ", " + std::to_string(plugin.info->nfunctions) + " functions)");
+                    "extern fn `" + name + "` is not provided by " + plugin.path + " (" + plugin.info->plugin_name +
+                        " " + plugin.info->plugin_version + ", " + std::to_string(plugin.info->nfunctions) +
+                        " functions)");
 
     // Compare the declaration with the registration: count, names, types, result.
     std::string problem;
@@ -88,7 +93,8 @@ const SplFunction* PluginLoader::bind(const ast::ExternDecl& decl) {
             const SplParam& reg = fn->params[i];
             const ast::Param& dec = decl.params[i];
             if (dec.name != reg.name)
-                problem = "parameter " + std::to_string(i + 1) + " is `" + dec.name + "` here, `" + reg.name + "` in the plugin";
+                problem = "parameter " + std::to_string(i + 1) + " is `" + dec.name + "` here, `" + reg.name +
+                          "` in the plugin";
             else if (plain_type(dec.type.text) != plain_type(canonical_type(reg.simple_type ? reg.simple_type : "")))
                 problem = "parameter `" + dec.name + "` has type " + plain_type(dec.type.text) + " here, " +
                           (reg.simple_type ? reg.simple_type : "?") + " in the plugin";
@@ -97,11 +103,13 @@ const SplFunction* PluginLoader::bind(const ast::ExternDecl& decl) {
     if (problem.empty()) {
         std::string reg_ret = canonical_type(fn->return_type ? fn->return_type : "");
         if (reg_ret != decl.return_type.text)
-            problem = "the result type is " + (decl.return_type.empty() ? std::string("(none)") : decl.return_type.text) +
-                      " here, " + (reg_ret.empty() ? std::string("(none)") : reg_ret) + " in the plugin";
+            problem = "the result type is " +
+                      (decl.return_type.empty() ? std::string("(none)") : decl.return_type.text) + " here, " +
+                      (reg_ret.empty() ? std::string("(none)") : reg_ret) + " in the plugin";
     }
     if (!problem.empty()) {
-        ProgramError e(ErrorKind::Load, "extern fn `" + name + "` does not match its registration in " + plugin.path, decl.loc);
+        ProgramError e(ErrorKind::Load, "extern fn `" + name + "` does not match its registration in " + plugin.path,
+                       decl.loc);
         e.notes.push_back("declared:   " + decl.signature);
         e.notes.push_back("registered: " + std::string(fn->signature ? fn->signature : "?"));
         e.notes.push_back(problem);

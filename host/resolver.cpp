@@ -1,3 +1,4 @@
+// Binds every name of a module before it runs: frame slots, captured cells, globals, builtins.
 #include "resolver.h"
 
 #include <deque>
@@ -27,9 +28,9 @@ struct FnState {
     FnProto* proto = nullptr;
     std::vector<std::vector<LocalVar*>> scopes;
     std::vector<uint32_t> scope_starts;
-    std::vector<uint32_t> peaks;   // per open block: the highest slot used inside it
+    std::vector<uint32_t> peaks; // per open block: the highest slot used inside it
     uint32_t next_slot = 0;
-    uint32_t high = 0;             // the frame size
+    uint32_t high = 0; // the frame size
     std::vector<LocalVar*> upvalue_vars;
     std::vector<std::pair<LocalVar*, bool*>> fixups; // set to var->captured at the end
     int loops = 0;
@@ -282,7 +283,8 @@ void Resolver::declare_pattern(Pattern& p, bool is_mutable) {
         }
         break;
     case PatKind::Wildcard: break;
-    case PatKind::Tuple: case PatKind::Array:
+    case PatKind::Tuple:
+    case PatKind::Array:
         for (auto& sub : p.subs) declare_pattern(*sub, is_mutable);
         break;
     default: resolve_pattern(p); break;
@@ -304,8 +306,12 @@ void Resolver::resolve_pattern(Pattern& p) {
         fn_->fixups.emplace_back(v, &p.captured);
         break;
     }
-    case PatKind::Wildcard: case PatKind::Literal: break;
-    case PatKind::Variant: case PatKind::Tuple: case PatKind::Array: case PatKind::Or:
+    case PatKind::Wildcard:
+    case PatKind::Literal: break;
+    case PatKind::Variant:
+    case PatKind::Tuple:
+    case PatKind::Array:
+    case PatKind::Or:
         for (auto& sub : p.subs) resolve_pattern(*sub);
         break;
     }
@@ -313,8 +319,7 @@ void Resolver::resolve_pattern(Pattern& p) {
 
 // `if` and `match` are both statements and expressions (IfStmt / IfExpr,
 // MatchStmt / MatchExpr hold the same parts); one resolver serves both forms.
-void Resolver::resolve_if(std::vector<ExprPtr>& conds, std::vector<Block>& blocks,
-                          std::unique_ptr<Block>& else_block) {
+void Resolver::resolve_if(std::vector<ExprPtr>& conds, std::vector<Block>& blocks, std::unique_ptr<Block>& else_block) {
     for (size_t i = 0; i < conds.size(); ++i) {
         resolve_expr(*conds[i]);
         resolve_block(blocks[i]);
@@ -424,7 +429,8 @@ void Resolver::resolve_stmt(Stmt& s) {
         --fn_->loops;
         break;
     }
-    case StmtKind::Break: case StmtKind::Continue:
+    case StmtKind::Break:
+    case StmtKind::Continue:
         if (fn_->loops == 0)
             fail(s.loc, std::string("`") + (s.kind == StmtKind::Break ? "break" : "continue") + "` outside a loop");
         break;
@@ -475,16 +481,22 @@ void Resolver::resolve_stmt(Stmt& s) {
             if (p.default_value) resolve_detached(*p.default_value, d.default_slots);
         break;
     }
-    case StmtKind::Use: case StmtKind::Export:
+    case StmtKind::Use:
+    case StmtKind::Export:
         if (!at_module_top()) fail(s.loc, "`use` and `export` can only appear at the top level of a module");
         break;
-    case StmtKind::Pass: case StmtKind::Ignored: break;
+    case StmtKind::Pass:
+    case StmtKind::Ignored: break;
     }
 }
 
 void Resolver::resolve_expr(Expr& e) {
     switch (e.kind) {
-    case ExprKind::Int: case ExprKind::Float: case ExprKind::Str: case ExprKind::Bool: case ExprKind::Nil: break;
+    case ExprKind::Int:
+    case ExprKind::Float:
+    case ExprKind::Str:
+    case ExprKind::Bool:
+    case ExprKind::Nil: break;
     case ExprKind::Interp:
         for (auto& x : static_cast<Interp&>(e).exprs) resolve_expr(*x);
         break;
@@ -514,7 +526,8 @@ void Resolver::resolve_expr(Expr& e) {
         for (auto& a : c.args) resolve_expr(*a);
         if (c.callee->kind == ExprKind::Name) {
             const auto& n = static_cast<const Name&>(*c.callee);
-            if (n.ref == NameKind::Global && scope_.star_imported.count(n.name)) c.builtin_fallback = find_builtin(n.name);
+            if (n.ref == NameKind::Global && scope_.star_imported.count(n.name))
+                c.builtin_fallback = find_builtin(n.name);
         }
         break;
     }

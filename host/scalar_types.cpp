@@ -8,9 +8,9 @@ namespace {
 // `int` and `float` were accepted only by casts before the table was shared;
 // they are aliases of i64 and f64 everywhere now.
 constexpr IntTypeName kInts[] = {
-    {"i64", 64, true}, {"i32", 32, true},  {"i16", 16, true},  {"i8", 8, true},      {"u64", 64, false},
-    {"u32", 32, false}, {"u16", 16, false}, {"u8", 8, false}, {"isize", 64, true}, {"usize", 64, false},
-    {"int", 64, true},
+    {"i64", 64, true},   {"i32", 32, true},    {"i16", 16, true},  {"i8", 8, true},
+    {"u64", 64, false},  {"u32", 32, false},   {"u16", 16, false}, {"u8", 8, false},
+    {"isize", 64, true}, {"usize", 64, false}, {"int", 64, true},
 };
 constexpr FloatTypeName kFloats[] = {{"f64", 64}, {"f32", 32}, {"float", 64}};
 

@@ -13,7 +13,7 @@ namespace spl {
 
 struct IntTypeName {
     std::string_view name;
-    int bits;       // 64 for i64, u64, isize, usize and `int` (no wrapping)
+    int bits; // 64 for i64, u64, isize, usize and `int` (no wrapping)
     bool is_signed;
 };
 

@@ -1,3 +1,4 @@
+// Source files, line lookup for file:line:col positions, and which files belong to a library.
 #include "source.h"
 
 #include <fstream>

@@ -1,3 +1,4 @@
+// The SSpec runner behind `splrun test`: groups, examples, hooks, matchers and the summary line.
 #include "sspec.h"
 
 #include <cmath>
@@ -13,7 +14,8 @@ const char* const kFail = "\xE2\x9C\x97"; // ✗
 const char* const kDash = "\xE2\x80\x94"; // —
 
 const std::string& text_arg(Interpreter& in, ArgList& args, int i, const char* fn, SourceLoc loc) {
-    if (!args[i].is(ObjType::Str)) runtime_error(loc, std::string("`") + fn + "` expects a text, found " + in.type_name(args[i]));
+    if (!args[i].is(ObjType::Str))
+        runtime_error(loc, std::string("`") + fn + "` expects a text, found " + in.type_name(args[i]));
     return str_of(args[i]);
 }
 
@@ -228,7 +230,8 @@ Value call_matcher(Interpreter& in, const Value& expectation, const std::string&
         if (args.count < 1 || args.count > 2) arity(1);
         double tol = args.count > 1 && args[1].is_number() ? args[1].to_double() : 1e-6;
         if (!actual.is_number() || !args[0].is_number())
-            runtime_error(loc, "`to_be_close` compares numbers, found " + in.type_name(actual) + " and " + in.type_name(args[0]));
+            runtime_error(loc, "`to_be_close` compares numbers, found " + in.type_name(actual) + " and " +
+                                   in.type_name(args[0]));
         return verdict(std::fabs(actual.to_double() - args[0].to_double()) <= tol,
                        "be within " + format_float(tol) + " of " + show(args[0]));
     }
@@ -241,24 +244,44 @@ Value call_matcher(Interpreter& in, const Value& expectation, const std::string&
         arity(1);
         int c = in.compare(actual, args[0], loc);
         bool greater = name == "to_be_greater_than";
-        return verdict(greater ? c > 0 : c < 0, std::string(greater ? "be greater than " : "be less than ") + show(args[0]));
+        return verdict(greater ? c > 0 : c < 0,
+                       std::string(greater ? "be greater than " : "be less than ") + show(args[0]));
     }
-    if (name == "to_be_true") { arity(0); return verdict(actual.is_bool() && actual.as_bool(), "be true"); }
-    if (name == "to_be_false") { arity(0); return verdict(actual.is_bool() && !actual.as_bool(), "be false"); }
-    if (name == "to_be_nil" || name == "to_be_none") { arity(0); return verdict(actual.is_nil(), "be nil"); }
-    if (name == "to_be_some") { arity(0); return verdict(!actual.is_nil(), "be present (not nil)"); }
+    if (name == "to_be_true") {
+        arity(0);
+        return verdict(actual.is_bool() && actual.as_bool(), "be true");
+    }
+    if (name == "to_be_false") {
+        arity(0);
+        return verdict(actual.is_bool() && !actual.as_bool(), "be false");
+    }
+    if (name == "to_be_nil" || name == "to_be_none") {
+        arity(0);
+        return verdict(actual.is_nil(), "be nil");
+    }
+    if (name == "to_be_some") {
+        arity(0);
+        return verdict(!actual.is_nil(), "be present (not nil)");
+    }
     auto is_result = [&](uint32_t index) {
         return actual.is(ObjType::Variant) && actual.as<VariantObj>()->type == in.result_type() &&
                actual.as<VariantObj>()->index == index;
     };
-    if (name == "to_be_ok") { arity(0); return verdict(is_result(0), "be Ok"); }
-    if (name == "to_be_err") { arity(0); return verdict(is_result(1), "be Err"); }
+    if (name == "to_be_ok") {
+        arity(0);
+        return verdict(is_result(0), "be Ok");
+    }
+    if (name == "to_be_err") {
+        arity(0);
+        return verdict(is_result(1), "be Err");
+    }
     if (name == "to_have_length") {
         arity(1);
         Value subject = actual;
         ArgList one{&subject, 1};
         Value n = builtin_table()[static_cast<size_t>(find_builtin("len"))].fn(in, one, loc);
-        return verdict(in.equal(n, args[0], loc), "have length " + show(args[0]) + " (it has " + in.display(n, loc) + ")");
+        return verdict(in.equal(n, args[0], loc),
+                       "have length " + show(args[0]) + " (it has " + in.display(n, loc) + ")");
     }
     if (name == "to_start_with" || name == "to_end_with") {
         arity(1);

@@ -84,8 +84,7 @@ private:
         return true;
     }
     const Token& expect(Tok t, const std::string& what) {
-        if (!at(t))
-            throw_error(ErrorKind::Syntax, cur().loc, "expected " + what + ", found " + describe_token(cur()));
+        if (!at(t)) throw_error(ErrorKind::Syntax, cur().loc, "expected " + what + ", found " + describe_token(cur()));
         return advance();
     }
 

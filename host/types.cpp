@@ -13,11 +13,16 @@ using Kind = TypeSpec::Kind;
 // A plain name: a built-in type, a class or enum in scope, or `Scalar`.
 // Anything else (a generic parameter, a trait, `a.Name`) stays Unchecked.
 void compile_name(const std::string& name, const TypeLookup& lookup, TypeSpec& t) {
-    if (find_int_type(name)) t.kind = Kind::Int;
-    else if (find_float_type(name)) t.kind = Kind::Float;
-    else if (name == "bool") t.kind = Kind::Bool;
-    else if (is_text_type_name(name)) t.kind = Kind::Text;
-    else if (name == "any") t.kind = Kind::Any;
+    if (find_int_type(name))
+        t.kind = Kind::Int;
+    else if (find_float_type(name))
+        t.kind = Kind::Float;
+    else if (name == "bool")
+        t.kind = Kind::Bool;
+    else if (is_text_type_name(name))
+        t.kind = Kind::Text;
+    else if (name == "any")
+        t.kind = Kind::Any;
     else if (const Value* slot = lookup.find(name)) {
         t.kind = Kind::Named;
         t.named = slot;
@@ -75,7 +80,9 @@ const std::shared_ptr<const TypeSpec>& untyped_spec() {
 bool type_accepts(const TypeSpec& t, const Value& v, bool overload, bool* inside) {
     if (v.is_nil()) return t.optional || t.kind == Kind::Unchecked || (t.kind == Kind::Untyped && !overload);
     switch (t.kind) {
-    case Kind::Unchecked: case Kind::Untyped: case Kind::Any: return true;
+    case Kind::Unchecked:
+    case Kind::Untyped:
+    case Kind::Any: return true;
     case Kind::Int: return v.is_int();
     case Kind::Float: return v.is_number();
     case Kind::Scalar: return v.is_number() || v.is_bool();
@@ -115,8 +122,13 @@ bool type_accepts(const TypeSpec& t, const Value& v, bool overload, bool* inside
     case Kind::Callable:
         if (!v.is_obj()) return false;
         switch (v.obj()->type) {
-        case ObjType::Function: case ObjType::BoundMethod: case ObjType::Builtin: case ObjType::Extern:
-        case ObjType::Class: case ObjType::VariantCtor: case ObjType::Overloads: return true;
+        case ObjType::Function:
+        case ObjType::BoundMethod:
+        case ObjType::Builtin:
+        case ObjType::Extern:
+        case ObjType::Class:
+        case ObjType::VariantCtor:
+        case ObjType::Overloads: return true;
         default: return false;
         }
     }

@@ -28,11 +28,11 @@ struct TypeSpec {
         Scalar,    // `Scalar` (unless a class of that name is in scope): an Int, a Float or a Bool, as ATen's Scalar
         Bool,
         Text,
-        Named,     // a class or enum: an instance / variant of it
-        Array,     // [T]: an array (or tuple) whose elements match; [i64] also takes an Int, [f64] a number
-        Tuple,     // (A, B): a tuple of that length whose elements match
-        Dict,      // {K: V}: a dict (its entries are not checked)
-        Callable,  // fn(...) -> R: anything callable (not checked further)
+        Named,    // a class or enum: an instance / variant of it
+        Array,    // [T]: an array (or tuple) whose elements match; [i64] also takes an Int, [f64] a number
+        Tuple,    // (A, B): a tuple of that length whose elements match
+        Dict,     // {K: V}: a dict (its entries are not checked)
+        Callable, // fn(...) -> R: anything callable (not checked further)
     };
     Kind kind = Kind::Unchecked;
     bool optional = false;        // `T?`: nil is accepted too
@@ -54,6 +54,7 @@ struct TypeSpec {
 class TypeLookup {
 public:
     virtual const Value* find(const std::string& name) const = 0;
+
 protected:
     ~TypeLookup() = default;
 };

@@ -1,3 +1,4 @@
+// The 16-byte Value, reference counting and the plain heap objects (text, arrays, tuples, dicts).
 #include "value.h"
 
 #include <charconv>
@@ -25,7 +26,8 @@ bool values_equal_builtin(const Value& a, const Value& b) {
     switch (a.tag()) {
     case Value::Tag::Nil: return true;
     case Value::Tag::Bool: return a.as_bool() == b.as_bool();
-    case Value::Tag::Int: case Value::Tag::Float: return false; // handled above
+    case Value::Tag::Int:
+    case Value::Tag::Float: return false; // handled above
     case Value::Tag::Obj: break;
     }
     if (a.obj() == b.obj()) return true;

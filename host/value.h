@@ -17,9 +17,25 @@
 namespace spl {
 
 enum class ObjType : uint8_t {
-    Str, Array, Tuple, Dict, Range, Slice, Cell,
-    Instance, Variant, Function, BoundMethod, Builtin, Extern,
-    Class, Enum, VariantCtor, Module, Expectation, Overloads,
+    Str,
+    Array,
+    Tuple,
+    Dict,
+    Range,
+    Slice,
+    Cell,
+    Instance,
+    Variant,
+    Function,
+    BoundMethod,
+    Builtin,
+    Extern,
+    Class,
+    Enum,
+    VariantCtor,
+    Module,
+    Expectation,
+    Overloads,
 };
 
 class Obj {
@@ -46,9 +62,24 @@ public:
         u_.o = o;
         ++o->refs;
     }
-    static Value boolean(bool b) noexcept { Value v; v.tag_ = Tag::Bool; v.u_.b = b; return v; }
-    static Value integer(int64_t i) noexcept { Value v; v.tag_ = Tag::Int; v.u_.i = i; return v; }
-    static Value number(double f) noexcept { Value v; v.tag_ = Tag::Float; v.u_.f = f; return v; }
+    static Value boolean(bool b) noexcept {
+        Value v;
+        v.tag_ = Tag::Bool;
+        v.u_.b = b;
+        return v;
+    }
+    static Value integer(int64_t i) noexcept {
+        Value v;
+        v.tag_ = Tag::Int;
+        v.u_.i = i;
+        return v;
+    }
+    static Value number(double f) noexcept {
+        Value v;
+        v.tag_ = Tag::Float;
+        v.u_.f = f;
+        return v;
+    }
 
     Value(const Value& o) noexcept : tag_(o.tag_), u_(o.u_) {
         if (tag_ == Tag::Obj) ++u_.o->refs;
@@ -89,7 +120,10 @@ public:
     double as_float() const { return u_.f; }
     double to_double() const { return tag_ == Tag::Int ? double(u_.i) : u_.f; }
     Obj* obj() const { return u_.o; }
-    template <class T> T* as() const { return static_cast<T*>(u_.o); }
+    template <class T>
+    T* as() const {
+        return static_cast<T*>(u_.o);
+    }
 
 private:
     Tag tag_;
@@ -119,8 +153,12 @@ struct TupleObj : Obj {
     const std::vector<Value> items;
 };
 
-struct ValueHash { size_t operator()(const Value& v) const; };
-struct ValueKeyEq { bool operator()(const Value& a, const Value& b) const; };
+struct ValueHash {
+    size_t operator()(const Value& v) const;
+};
+struct ValueKeyEq {
+    bool operator()(const Value& a, const Value& b) const;
+};
 
 // Insertion-ordered dictionary. Keys: nil, bool, numbers, text, tuples of those.
 struct DictObj : Obj {
@@ -142,7 +180,8 @@ struct RangeObj : Obj {
 
 // The key of `a[start:stop:step]`; missing parts are nil.
 struct SliceObj : Obj {
-    SliceObj(Value a, Value b, Value c) : Obj(ObjType::Slice), start(std::move(a)), stop(std::move(b)), step(std::move(c)) {}
+    SliceObj(Value a, Value b, Value c)
+        : Obj(ObjType::Slice), start(std::move(a)), stop(std::move(b)), step(std::move(c)) {}
     const Value start, stop, step;
 };
 

@@ -38,8 +38,13 @@ private:
         for (size_t i = 1; i < functions_.size(); ++i)
             if (std::strcmp(functions_[i - 1].name, functions_[i].name) == 0)
                 throw std::logic_error(std::string("spl_torch: two functions named ") + functions_[i].name);
-        info_ = SplPluginInfo{SPL_PLUGIN_ABI_VERSION, "torch", SPL_TORCH_PLUGIN_VERSION, spl_torch_generated_libtorch_version,
-                              functions_.data(), static_cast<int64_t>(functions_.size()), &find_function};
+        info_ = SplPluginInfo{SPL_PLUGIN_ABI_VERSION,
+                              "torch",
+                              SPL_TORCH_PLUGIN_VERSION,
+                              spl_torch_generated_libtorch_version,
+                              functions_.data(),
+                              static_cast<int64_t>(functions_.size()),
+                              &find_function};
     }
 
     static const SplFunction* find_function(const char* name) { return instance().find(name); }

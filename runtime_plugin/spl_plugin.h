@@ -29,7 +29,7 @@ extern "C" {
 
 /* Tags of boxed values. Numbers are part of the ABI: append, never renumber. */
 typedef enum SplTag {
-    SPL_NIL = 0,   /* no value: None, an omitted optional, void results */
+    SPL_NIL = 0, /* no value: None, an omitted optional, void results */
     SPL_BOOL = 1,
     SPL_I64 = 2,
     SPL_F64 = 3,
@@ -41,12 +41,12 @@ typedef enum SplTag {
 typedef struct SplValue SplValue;
 
 typedef struct SplText {
-    const char *ptr;
+    const char* ptr;
     int64_t len;
 } SplText;
 
 typedef struct SplArray {
-    const SplValue *items;
+    const SplValue* items;
     int64_t len;
 } SplArray;
 
@@ -75,22 +75,22 @@ struct SplValue {
  * a default: where a function gives "" a meaning (rt_torch_from_f64's dtype
  * "" is float32, its device "" is the CPU), pass "". */
 typedef struct SplI64Array {
-    const int64_t *data;
+    const int64_t* data;
     int64_t len;
 } SplI64Array;
 
 typedef struct SplF64Array {
-    const double *data;
+    const double* data;
     int64_t len;
 } SplF64Array;
 
 typedef struct SplBoolArray {
-    const bool *data;
+    const bool* data;
     int64_t len;
 } SplBoolArray;
 
 typedef struct SplTextArray {
-    const char *const *data;
+    const char* const* data;
     int64_t len;
 } SplTextArray;
 
@@ -100,49 +100,49 @@ typedef enum SplStatus { SPL_STATUS_OK = 0, SPL_STATUS_ERROR = 1 } SplStatus;
 /* The uniform calling convention for interpreters. `args` holds `nargs`
  * positional values; a function accepts any count between its required and
  * total parameter counts (trailing parameters take their defaults). */
-typedef SplStatus (*SplBoxedFn)(const SplValue *args, int32_t nargs, SplValue *result);
+typedef SplStatus (*SplBoxedFn)(const SplValue* args, int32_t nargs, SplValue* result);
 
 /* One parameter of a registered function. `simple_type` is written as in a
  * Simple `extern fn` ("i64", "[i64]", "f64?", "any", ...). `default_value`
  * is a Simple literal, or NULL when the parameter is required. */
 typedef struct SplParam {
-    const char *name;
-    const char *simple_type;
-    const char *default_value;
+    const char* name;
+    const char* simple_type;
+    const char* default_value;
 } SplParam;
 
 typedef struct SplFunction {
-    const char *name;            /* e.g. "rt_torch_add_Tensor" */
-    const char *signature;       /* the full Simple declaration, "extern fn ...", for checks */
-    const char *return_type;     /* Simple type, "" for none */
-    const SplParam *params;
+    const char* name;        /* e.g. "rt_torch_add_Tensor" */
+    const char* signature;   /* the full Simple declaration, "extern fn ...", for checks */
+    const char* return_type; /* Simple type, "" for none */
+    const SplParam* params;
     int32_t nparams;
-    int32_t nrequired;           /* leading parameters without a default */
-    SplBoxedFn boxed;            /* never NULL */
-    void (*typed)(void);         /* the typed C symbol; cast to its real type */
+    int32_t nrequired;   /* leading parameters without a default */
+    SplBoxedFn boxed;    /* never NULL */
+    void (*typed)(void); /* the typed C symbol; cast to its real type */
 } SplFunction;
 
 typedef struct SplPluginInfo {
     uint32_t abi_version;         /* SPL_PLUGIN_ABI_VERSION the plugin was built with */
-    const char *plugin_name;      /* "torch" */
-    const char *plugin_version;   /* the plugin's own version */
-    const char *library_version;  /* the wrapped library's version, e.g. LibTorch "2.15.0" */
-    const SplFunction *functions; /* sorted by name (strcmp), for binary search */
+    const char* plugin_name;      /* "torch" */
+    const char* plugin_version;   /* the plugin's own version */
+    const char* library_version;  /* the wrapped library's version, e.g. LibTorch "2.15.0" */
+    const SplFunction* functions; /* sorted by name (strcmp), for binary search */
     int64_t nfunctions;
     /* Finds a function by name; NULL when there is none. */
-    const SplFunction *(*find)(const char *name);
+    const SplFunction* (*find)(const char* name);
 } SplPluginInfo;
 
 /* The request a host makes when it opens a plugin. */
 typedef struct SplHostRequest {
-    uint32_t abi_version;              /* the host's SPL_PLUGIN_ABI_VERSION */
-    const char *expected_library_version; /* NULL to accept any; else must equal library_version */
+    uint32_t abi_version;                 /* the host's SPL_PLUGIN_ABI_VERSION */
+    const char* expected_library_version; /* NULL to accept any; else must equal library_version */
 } SplHostRequest;
 
 /* The one symbol a host looks up. Returns NULL when the plugin refuses the
  * request; then `*error` (if non-NULL) points at a static message that says
  * why, naming both versions. */
-typedef const SplPluginInfo *(*SplPluginOpenFn)(const SplHostRequest *request, const char **error);
+typedef const SplPluginInfo* (*SplPluginOpenFn)(const SplHostRequest* request, const char** error);
 #define SPL_PLUGIN_OPEN_SYMBOL "spl_plugin_open"
 
 #ifdef __cplusplus

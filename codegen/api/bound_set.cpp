@@ -28,8 +28,7 @@ BoundSet bind_all(const OperatorSet& ir, const Policy& policy) {
             throw std::runtime_error("two operators map to the entry point " + binding->entry_point);
         set.bound.push_back(std::move(*binding));
     }
-    if (!unbound.empty())
-        throw std::runtime_error("operators without a binding and without a policy entry:" + unbound);
+    if (!unbound.empty()) throw std::runtime_error("operators without a binding and without a policy entry:" + unbound);
     std::sort(set.bound.begin(), set.bound.end(),
               [](const auto& a, const auto& b) { return a.entry_point < b.entry_point; });
     for (const auto& [name, reason] : policy.excluded_operators)

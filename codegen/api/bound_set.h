@@ -16,8 +16,8 @@ struct Excluded {
 
 struct BoundSet {
     const OperatorSet* ir = nullptr;
-    std::vector<OperatorBinding> bound; // sorted by entry point name
-    std::vector<Excluded> excluded;     // sorted by qualified name
+    std::vector<OperatorBinding> bound;             // sorted by entry point name
+    std::vector<Excluded> excluded;                 // sorted by qualified name
     std::vector<std::string> unused_policy_entries; // policy operators absent from this IR
 };
 

@@ -15,10 +15,10 @@ std::string entry_point_name(const FunctionSchema& schema) { return "rt_torch_" 
 
 std::string c_param_name(const std::string& name) {
     static const std::set<std::string> reserved = {
-        "auto", "bool", "case", "char", "class", "const", "default", "delete", "double", "float", "for",
-        "if", "int", "long", "new", "operator", "private", "public", "register", "return", "short",
-        "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "try", "typename",
-        "union", "unsigned", "using", "virtual", "void", "volatile", "while", "in", "out_"};
+        "auto",     "bool",   "case",     "char",   "class",   "const",    "default",  "delete", "double",   "float",
+        "for",      "if",     "int",      "long",   "new",     "operator", "private",  "public", "register", "return",
+        "short",    "signed", "sizeof",   "static", "struct",  "switch",   "template", "this",   "throw",    "try",
+        "typename", "union",  "unsigned", "using",  "virtual", "void",     "volatile", "while",  "in",       "out_"};
     // `a`, `n`, `r` and `in` name locals of the emitted thunks.
     static const std::set<std::string> locals = {"a", "n", "r", "in", "result"};
     return (reserved.count(name) || locals.count(name)) ? name + "_" : name;
@@ -26,9 +26,10 @@ std::string c_param_name(const std::string& name) {
 
 std::string simple_param_name(const std::string& name) {
     static const std::set<std::string> keywords = {
-        "self", "me", "fn", "val", "var", "if", "elif", "else", "while", "for", "in", "return", "break",
-        "continue", "match", "case", "class", "struct", "enum", "impl", "trait", "use", "export", "extern",
-        "static", "and", "or", "not", "true", "false", "nil", "pass", "as", "is", "type", "from", "import"};
+        "self",  "me",     "fn",     "val",      "var",    "if",   "elif",  "else",   "while", "for",
+        "in",    "return", "break",  "continue", "match",  "case", "class", "struct", "enum",  "impl",
+        "trait", "use",    "export", "extern",   "static", "and",  "or",    "not",    "true",  "false",
+        "nil",   "pass",   "as",     "is",       "type",   "from", "import"};
     return keywords.count(name) ? name + "_" : name;
 }
 

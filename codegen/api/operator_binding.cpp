@@ -8,9 +8,7 @@
 #include <algorithm>
 
 namespace codegen::api {
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* why) {
     OperatorBinding b;

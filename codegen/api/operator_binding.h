@@ -16,22 +16,22 @@ struct ParamBinding {
     std::string c_name;      // C/C++ identifier
     std::string simple_name; // Simple parameter name
     ArgBinding type;
-    std::string unbox;                    // the BoxedArgs accessor
-    std::vector<std::string> unbox_args;  // its arguments after the index
+    std::string unbox;                   // the BoxedArgs accessor
+    std::vector<std::string> unbox_args; // its arguments after the index
     std::optional<DefaultBinding> default_value;
 };
 
 // What a return turns into.
 struct ResultBinding {
-    std::string simple_type;   // "" for none
+    std::string simple_type; // "" for none
     Carrier carrier = Carrier::Void;
     // For a single return: the ATen->typed conversion, or the aliased argument's C name.
     // For several: one boxed expression per element, `{r}` standing for std::get<k>(r).
     std::vector<std::string> element_boxed;
-    std::string single_to_abi;  // when returns.size() == 1
+    std::string single_to_abi;     // when returns.size() == 1
     bool returns_argument = false; // in-place / out=: the input handle comes back
     bool is_tuple = false;
-    bool is_mixed_tuple = false;   // a tuple that is not all tensors: a Simple tuple type, not [i64]
+    bool is_mixed_tuple = false; // a tuple that is not all tensors: a Simple tuple type, not [i64]
     bool is_void = false;
 
     std::string c_type() const { return api::c_type(carrier); }

@@ -12,8 +12,8 @@ namespace {
 // A Simple name for an operator: keywords and type names get a trailing `_`
 // (`var` is a keyword: torch.var is `var_` in Simple).
 std::string simple_callable_name(const std::string& name) {
-    static const std::set<std::string> reserved = {"var", "val", "fn", "any", "me", "in", "is", "as", "not",
-                                                   "and", "or", "match", "type", "use", "text", "bool"};
+    static const std::set<std::string> reserved = {"var", "val", "fn", "any",   "me",   "in",  "is",   "as",
+                                                   "not", "and", "or", "match", "type", "use", "text", "bool"};
     return reserved.count(name) ? name + "_" : name;
 }
 
@@ -85,8 +85,7 @@ void order_overloads(std::vector<ApiCallable>& callables) {
         const bool b_out = b.binding->op->schema.kind() == SchemaKind::out;
         if (a_out != b_out) return b_out;
         auto tensors = [](const ApiCallable& c) {
-            return std::count_if(c.params.begin(), c.params.end(),
-                                 [](const ApiParam& p) { return p.takes_tensors; });
+            return std::count_if(c.params.begin(), c.params.end(), [](const ApiParam& p) { return p.takes_tensors; });
         };
         return tensors(a) > tensors(b);
     });
@@ -102,12 +101,16 @@ ApiSurface simple_api(const BoundSet& set, const std::set<std::string>& hand_wri
         const auto& variants = b.op->variants;
         const std::string& name = b.op->schema.name;
         if (std::find(variants.begin(), variants.end(), "function") != variants.end()) {
-            if (hand_written_functions.count(name)) skipped.insert(name);
-            else api.functions.push_back(make_callable(b, false));
+            if (hand_written_functions.count(name))
+                skipped.insert(name);
+            else
+                api.functions.push_back(make_callable(b, false));
         }
         if (std::find(variants.begin(), variants.end(), "method") != variants.end()) {
-            if (hand_written_methods.count(name)) skipped.insert("Tensor." + name);
-            else api.methods.push_back(make_callable(b, true));
+            if (hand_written_methods.count(name))
+                skipped.insert("Tensor." + name);
+            else
+                api.methods.push_back(make_callable(b, true));
         }
     }
     order_overloads(api.functions);

@@ -21,9 +21,9 @@ struct ApiParam {
 };
 
 struct ApiCallable {
-    std::string name;             // Simple name: "add", "var_"
-    std::vector<ApiParam> params; // without self, for methods
-    std::string return_type;      // "" for none
+    std::string name;              // Simple name: "add", "var_"
+    std::vector<ApiParam> params;  // without self, for methods
+    std::string return_type;       // "" for none
     std::vector<std::string> body; // Simple statements; the last is the value
     const OperatorBinding* binding;
 };
@@ -31,7 +31,7 @@ struct ApiCallable {
 struct ApiSurface {
     std::vector<ApiCallable> functions; // grouped by name, overloads in resolution order
     std::vector<ApiCallable> methods;
-    std::vector<std::string> skipped;   // names left to the hand-written library
+    std::vector<std::string> skipped; // names left to the hand-written library
 };
 
 // `hand_written` names (schema/policy.json "hand_written") are not generated:

@@ -117,7 +117,6 @@ std::string unquote(const std::string& s) {
     return value;
 }
 
-
 // Reduction names used as int defaults (at::Reduction::Reduction).
 std::string int_literal(const std::string& d) {
     if (d == "Mean") return "1";
@@ -142,8 +141,8 @@ std::string float_simple(const std::string& d) { return looks_float(d) ? d : d +
 
 std::string dtype_literal(const std::string& d) {
     static const std::map<std::string, std::string> canonical = {
-        {"long", "int64"}, {"float", "float32"}, {"double", "float64"}, {"int", "int32"},
-        {"half", "float16"}, {"bool", "bool"}, {"uint8", "uint8"}};
+        {"long", "int64"},   {"float", "float32"}, {"double", "float64"}, {"int", "int32"},
+        {"half", "float16"}, {"bool", "bool"},     {"uint8", "uint8"}};
     auto it = canonical.find(d);
     return it == canonical.end() ? d : it->second;
 }
@@ -200,9 +199,7 @@ DefaultBinding bind_default(const Argument& arg, const std::string& array_name) 
         default: return {c + "{nullptr, -1}", "", "nil", "nil"}; // an optional list: length -1
         }
     }
-    auto same = [](std::string cpp, std::string simple) {
-        return DefaultBinding{std::move(cpp), "", simple, simple};
-    };
+    auto same = [](std::string cpp, std::string simple) { return DefaultBinding{std::move(cpp), "", simple, simple}; };
     switch (binding.carrier) {
     case Carrier::I64: return same("int64_t(" + int_literal(d) + ")", int_literal(d));
     case Carrier::F64: return same(float_cpp(d), float_simple(d));
@@ -229,7 +226,10 @@ DefaultBinding bind_default(const Argument& arg, const std::string& array_name) 
     for (size_t i = 0; i < items.size(); ++i) {
         std::string cpp_item = items[i], simple_item = items[i];
         if (binding.carrier == Carrier::BoolArray) cpp_item = simple_item = bool_literal(items[i]);
-        if (binding.carrier == Carrier::F64Array) { cpp_item = float_cpp(items[i]); simple_item = float_simple(items[i]); }
+        if (binding.carrier == Carrier::F64Array) {
+            cpp_item = float_cpp(items[i]);
+            simple_item = float_simple(items[i]);
+        }
         cpp_items += (i ? ", " : "") + cpp_item;
         simple_items += (i ? ", " : "") + simple_item;
     }

@@ -33,29 +33,29 @@ enum class Literal : uint8_t {
 };
 
 struct ArgBinding {
-    std::string key;          // the table key, e.g. "Tensor?", "int[]", "bool[N]"
-    Carrier carrier;          // typed C parameter
-    std::string simple_type;  // Simple extern type: "i64", "any", "[i64]", "text?"
-    std::string unbox;        // BoxedArgs accessor: "handle", "i64", "value", "i64_list", ...
-    std::string to_aten;      // conversion, with {v} = C parameter, {n} = "name" literal, {N} = list size
-    std::string api_type;     // type in lib.torch's generated API (Tensor objects instead of handles)
-    std::string to_ffi;       // lib.torch value {v} -> the extern's argument
-    Literal literal;          // how its defaults are written
-    bool carries_tensors;     // Tensor, Tensor?, Tensor[], Tensor?[]: orders lib.torch's overloads
-    std::string sized_unbox;  // BoxedArgs accessor for a fixed-size list (`int[2]`), which a bare int fills
+    std::string key;         // the table key, e.g. "Tensor?", "int[]", "bool[N]"
+    Carrier carrier;         // typed C parameter
+    std::string simple_type; // Simple extern type: "i64", "any", "[i64]", "text?"
+    std::string unbox;       // BoxedArgs accessor: "handle", "i64", "value", "i64_list", ...
+    std::string to_aten;     // conversion, with {v} = C parameter, {n} = "name" literal, {N} = list size
+    std::string api_type;    // type in lib.torch's generated API (Tensor objects instead of handles)
+    std::string to_ffi;      // lib.torch value {v} -> the extern's argument
+    Literal literal;         // how its defaults are written
+    bool carries_tensors;    // Tensor, Tensor?, Tensor[], Tensor?[]: orders lib.torch's overloads
+    std::string sized_unbox; // BoxedArgs accessor for a fixed-size list (`int[2]`), which a bare int fills
 
     std::string c_type() const { return api::c_type(carrier); }
 };
 
 struct ReturnBinding {
     std::string key;
-    Carrier carrier;          // typed C return for a single return
+    Carrier carrier; // typed C return for a single return
     std::string simple_type;
-    std::string to_abi;       // ATen value {r} -> typed value
-    std::string to_boxed;     // ATen value {r} -> SplValue (for tuple elements)
-    std::string api_type;     // type in lib.torch's generated API
-    std::string from_ffi;     // the extern's result {r} -> lib.torch value
-    bool is_tensor;           // one tensor: several of them come back as `[i64]` rather than a tuple
+    std::string to_abi;   // ATen value {r} -> typed value
+    std::string to_boxed; // ATen value {r} -> SplValue (for tuple elements)
+    std::string api_type; // type in lib.torch's generated API
+    std::string from_ffi; // the extern's result {r} -> lib.torch value
+    bool is_tensor;       // one tensor: several of them come back as `[i64]` rather than a tuple
 
     std::string c_type() const { return api::c_type(carrier); }
 };
@@ -72,10 +72,10 @@ ReturnBinding bind_aliased_return(const Type& type);
 // A schema default as (a) a typed-ABI C++ expression used when a boxed call
 // omits the argument, and (b) a Simple literal for the extern declaration.
 struct DefaultBinding {
-    std::string cpp;      // may refer to a static array named by `array_name`
+    std::string cpp;            // may refer to a static array named by `array_name`
     std::string cpp_array_decl; // non-empty when the default needs static storage
     std::string simple;
-    std::string api;      // the default in lib.torch's API (`nil` where the extern takes handle 0)
+    std::string api; // the default in lib.torch's API (`nil` where the extern takes handle 0)
 };
 DefaultBinding bind_default(const Argument& arg, const std::string& array_name);
 

@@ -49,8 +49,10 @@ DeclarationDiff diff_declarations(const OperatorSet& old_ir, const OperatorSet& 
     for (const auto& [name, decl] : news) entry_points.insert(name);
     for (const std::string& name : entry_points) {
         const auto o = olds.find(name), n = news.find(name);
-        if (n == news.end()) d.changes.push_back({"removed", name, o->second.op, o->second.text, ""});
-        else if (o == olds.end()) d.changes.push_back({"added", name, n->second.op, "", n->second.text});
+        if (n == news.end())
+            d.changes.push_back({"removed", name, o->second.op, o->second.text, ""});
+        else if (o == olds.end())
+            d.changes.push_back({"added", name, n->second.op, "", n->second.text});
         else if (o->second.text != n->second.text)
             d.changes.push_back({"changed", name, n->second.op, o->second.text, n->second.text});
     }

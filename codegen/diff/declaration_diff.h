@@ -14,9 +14,9 @@
 namespace codegen::diff {
 
 struct DeclarationChange {
-    std::string kind;        // "added" | "removed" | "changed"
-    std::string entry_point; // "rt_torch_add_Tensor"
-    std::string op;          // "add.Tensor"
+    std::string kind;                             // "added" | "removed" | "changed"
+    std::string entry_point;                      // "rt_torch_add_Tensor"
+    std::string op;                               // "add.Tensor"
     std::string old_declaration, new_declaration; // "" on the side where it is absent
 };
 

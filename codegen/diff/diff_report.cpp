@@ -40,7 +40,8 @@ void operators_section(std::ostringstream& out, const OperatorDiff& ops) {
     out << "\nOperators whose signature changed (" << ops.changed.size() << "):\n";
     for (const auto& c : ops.changed) {
         out << "  " << c.op << "\n    old: " << c.old_schema << "\n    new: " << c.new_schema << "\n";
-        for (const auto& a : c.arguments) out << "    argument " << a.argument << ": " << argument_change_text(a) << "\n";
+        for (const auto& a : c.arguments)
+            out << "    argument " << a.argument << ": " << argument_change_text(a) << "\n";
         if (c.returns_changed) out << "    returns: " << c.old_returns << " -> " << c.new_returns << "\n";
     }
 }
@@ -76,8 +77,8 @@ nlohmann::ordered_json operator_change_json(const OperatorChange& c) {
     nlohmann::ordered_json args = nlohmann::ordered_json::array();
     for (const auto& a : c.arguments)
         args.push_back({{"change", a.kind}, {"argument", a.argument}, {"old", a.old_value}, {"new", a.new_value}});
-    nlohmann::ordered_json j = {{"operator", c.op}, {"old_schema", c.old_schema}, {"new_schema", c.new_schema},
-                                {"arguments", args}};
+    nlohmann::ordered_json j = {
+        {"operator", c.op}, {"old_schema", c.old_schema}, {"new_schema", c.new_schema}, {"arguments", args}};
     j["returns"] = c.returns_changed ? nlohmann::ordered_json{{"old", c.old_returns}, {"new", c.new_returns}}
                                      : nlohmann::ordered_json(nullptr);
     return j;
@@ -120,9 +121,13 @@ nlohmann::ordered_json json_report(const IrDiff& d) {
     j["operators"] = {{"added", d.operators.added}, {"removed", d.operators.removed}, {"changed", changed}};
     nlohmann::ordered_json decls = nlohmann::ordered_json::array();
     for (const auto& c : changes)
-        decls.push_back({{"change", c.kind}, {"entry_point", c.entry_point}, {"operator", c.op},
-                         {"old", c.old_declaration.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.old_declaration)},
-                         {"new", c.new_declaration.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.new_declaration)}});
+        decls.push_back({{"change", c.kind},
+                         {"entry_point", c.entry_point},
+                         {"operator", c.op},
+                         {"old", c.old_declaration.empty() ? nlohmann::ordered_json(nullptr)
+                                                           : nlohmann::ordered_json(c.old_declaration)},
+                         {"new", c.new_declaration.empty() ? nlohmann::ordered_json(nullptr)
+                                                           : nlohmann::ordered_json(c.new_declaration)}});
     j["declarations"] = decls;
     nlohmann::ordered_json unbound = nlohmann::ordered_json::array();
     for (const auto& u : d.declarations.no_binding)
@@ -131,9 +136,14 @@ nlohmann::ordered_json json_report(const IrDiff& d) {
     if (d.library) {
         nlohmann::ordered_json uses = nlohmann::ordered_json::array();
         for (const auto& u : d.library->uses)
-            uses.push_back({{"file", u.file}, {"line", u.line}, {"function", u.function}, {"entry_point", u.entry_point},
-                            {"change", u.change}, {"text", u.text}});
-        j["library"] = {{"scanned", d.library->scanned}, {"skipped_generated", d.library->skipped_generated}, {"uses", uses}};
+            uses.push_back({{"file", u.file},
+                            {"line", u.line},
+                            {"function", u.function},
+                            {"entry_point", u.entry_point},
+                            {"change", u.change},
+                            {"text", u.text}});
+        j["library"] = {
+            {"scanned", d.library->scanned}, {"skipped_generated", d.library->skipped_generated}, {"uses", uses}};
     } else {
         j["library"] = nullptr;
     }

@@ -30,7 +30,8 @@ public:
     void enter(const std::string& line) {
         const size_t indent = indentation(line);
         while (!open_.empty() && open_.back().indent >= indent) open_.pop_back();
-        static const std::regex block(R"(^\s*(?:(?:pub|static|extern)\s+)*(fn|class|impl|struct|trait)\s+([A-Za-z_]\w*))");
+        static const std::regex block(
+            R"(^\s*(?:(?:pub|static|extern)\s+)*(fn|class|impl|struct|trait)\s+([A-Za-z_]\w*))");
         std::smatch m;
         if (std::regex_search(line, m, block)) open_.push_back({indent, m[1] == "fn", m[2]});
     }
@@ -70,7 +71,8 @@ bool is_generated(const std::string& path) {
     return first.find("@generated") != std::string::npos;
 }
 
-void scan_file(const std::string& path, const std::map<std::string, std::string>& changes, std::vector<LibraryUse>& out) {
+void scan_file(const std::string& path, const std::map<std::string, std::string>& changes,
+               std::vector<LibraryUse>& out) {
     static const std::regex entry_point(R"(\brt_torch_\w+)");
     std::ifstream in(path);
     std::string line;
@@ -97,7 +99,8 @@ void scan_file(const std::string& path, const std::map<std::string, std::string>
 } // namespace
 
 LibraryScan find_library_uses(const std::string& library_dir, const std::map<std::string, std::string>& changes) {
-    if (!std::filesystem::is_directory(library_dir)) throw std::runtime_error("no Simple library directory " + library_dir);
+    if (!std::filesystem::is_directory(library_dir))
+        throw std::runtime_error("no Simple library directory " + library_dir);
     LibraryScan scan;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(library_dir)) {
         if (!entry.is_regular_file() || entry.path().extension() != ".spl") continue;

@@ -44,9 +44,12 @@ std::set<std::string> kept_in_order(const std::vector<std::string>& a, const std
             lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     std::set<std::string> kept;
     for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-        if (a[i] == b[j]) kept.insert(a[i]), ++i, ++j;
-        else if (lcs[i + 1][j] >= lcs[i][j + 1]) ++i;
-        else ++j;
+        if (a[i] == b[j])
+            kept.insert(a[i]), ++i, ++j;
+        else if (lcs[i + 1][j] >= lcs[i][j + 1])
+            ++i;
+        else
+            ++j;
     }
     return kept;
 }

@@ -58,8 +58,7 @@ OutputFile emit_coverage(const api::BoundSet& set) {
     out << banner(*set.ir, "#");
     out << coverage_summary(set);
     out << "\nexcluded (" << set.excluded.size() << "):\n";
-    for (const auto& e : set.excluded)
-        out << "  " << e.op->schema.qualified_name() << ": " << e.reason << "\n";
+    for (const auto& e : set.excluded) out << "  " << e.op->schema.qualified_name() << ": " << e.reason << "\n";
     if (!set.unused_policy_entries.empty()) {
         out << "\npolicy entries naming operators this LibTorch does not have:\n";
         for (const auto& name : set.unused_policy_entries) out << "  " << name << "\n";

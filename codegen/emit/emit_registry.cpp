@@ -51,8 +51,7 @@ OutputFile emit_registry(const api::BoundSet& set) {
     }
     out << "};\n";
     out << "extern const int64_t spl_torch_generated_count = " << set.bound.size() << ";\n";
-    out << "extern const char spl_torch_generated_libtorch_version[] = " << quoted(set.ir->libtorch_version)
-        << ";\n";
+    out << "extern const char spl_torch_generated_libtorch_version[] = " << quoted(set.ir->libtorch_version) << ";\n";
     return {"registry.cpp", out.str()};
 }
 

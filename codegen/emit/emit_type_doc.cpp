@@ -21,9 +21,10 @@ OutputFile emit_type_doc(const OperatorSet& ir) {
         << "|---|---|---|---|---|---|---|\n";
     for (const auto& row : api::argument_table())
         out << "| " << code(row.key) << " | " << code(row.c_type()) << " | " << code(row.simple_type) << " | "
-            << code(row.unbox) << " | " << code(row.to_aten) << " | " << code(row.api_type) << " | "
-            << code(row.to_ffi) << " |\n";
-    out << "\n## Returns\n\n| schema | typed C | Simple extern | to typed C | boxed | lib.torch | extern -> lib.torch |\n"
+            << code(row.unbox) << " | " << code(row.to_aten) << " | " << code(row.api_type) << " | " << code(row.to_ffi)
+            << " |\n";
+    out << "\n## Returns\n\n| schema | typed C | Simple extern | to typed C | boxed | lib.torch | extern -> lib.torch "
+           "|\n"
         << "|---|---|---|---|---|---|---|\n";
     for (const auto& row : api::return_table())
         out << "| " << code(row.key) << " | " << code(row.c_type()) << " | " << code(row.simple_type) << " | "

@@ -11,7 +11,7 @@
 namespace codegen::emit {
 
 struct OutputFile {
-    std::string name;    // relative to the output directory
+    std::string name; // relative to the output directory
     std::string content;
 };
 

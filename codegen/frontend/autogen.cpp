@@ -28,9 +28,7 @@ Type without_alias(Type t) {
 
 bool is_tensor_like(const Type& t) { return t.base == "Tensor"; }
 
-bool is_plain_tensor(const Type& t) {
-    return t.base == "Tensor" && !t.is_list && !t.optional && !t.elem_optional;
-}
+bool is_plain_tensor(const Type& t) { return t.base == "Tensor" && !t.is_list && !t.optional && !t.elem_optional; }
 
 // Index of the positional `self`, or -1.
 int self_index(const FunctionSchema& s) {
@@ -107,8 +105,8 @@ void add_out_arguments_for_returns(const FunctionSchema& from, FunctionSchema& t
     for (char c = 'a'; c <= 'z'; ++c)
         if (!used.count(std::string(1, c))) free_letters.emplace_back(1, c);
 
-    const bool all_plain = std::all_of(from.returns.begin(), from.returns.end(),
-                                       [](const Return& r) { return is_plain_tensor(r.type); });
+    const bool all_plain =
+        std::all_of(from.returns.begin(), from.returns.end(), [](const Return& r) { return is_plain_tensor(r.type); });
     to.returns.clear();
     for (size_t i = 0; i < from.returns.size(); ++i) {
         const Return& r = from.returns[i];
@@ -209,11 +207,15 @@ size_t kind_slot(SchemaKind k) { return static_cast<size_t>(k); }
 struct Group {
     std::array<const NativeEntry*, kind_count> by_kind{};
     const NativeEntry* get(SchemaKind k) const { return by_kind[kind_slot(k)]; }
-    size_t size() const { return std::count_if(by_kind.begin(), by_kind.end(), [](auto* e) { return e != nullptr; }); }
-    template <class Pred> bool all(Pred p) const {
+    size_t size() const {
+        return std::count_if(by_kind.begin(), by_kind.end(), [](auto* e) { return e != nullptr; });
+    }
+    template <class Pred>
+    bool all(Pred p) const {
         return std::all_of(by_kind.begin(), by_kind.end(), [&](auto* e) { return !e || p(*e); });
     }
-    template <class Pred> bool any(Pred p) const {
+    template <class Pred>
+    bool any(Pred p) const {
         return std::any_of(by_kind.begin(), by_kind.end(), [&](auto* e) { return e && p(*e); });
     }
 };
@@ -225,8 +227,9 @@ std::map<std::string, Group> group_by_signature(const std::vector<NativeEntry>& 
         Group& g = groups[signature(e.op.schema, false).str()];
         const NativeEntry*& slot = g.by_kind[kind_slot(e.op.schema.kind())];
         if (slot)
-            throw std::runtime_error(e.op.origin + ": " + e.op.schema.qualified_name() + " has the same signature and kind as " +
-                                     slot->op.schema.qualified_name() + " (" + slot->op.origin + ")");
+            throw std::runtime_error(e.op.origin + ": " + e.op.schema.qualified_name() +
+                                     " has the same signature and kind as " + slot->op.schema.qualified_name() + " (" +
+                                     slot->op.origin + ")");
         slot = &e;
     }
     return groups;
@@ -271,7 +274,8 @@ std::vector<Operator> expand_group(const Group& g) {
 
     std::vector<Operator> generated;
     if (gets_out) generated.push_back(generated_operator(base, generate_out(bs)));
-    if (!has_functional && (has_out || gets_out)) generated.push_back(generated_operator(base, generate_functional(bs)));
+    if (!has_functional && (has_out || gets_out))
+        generated.push_back(generated_operator(base, generate_functional(bs)));
     return generated;
 }
 
@@ -297,8 +301,8 @@ void check_autogen_lists(const Group& g, const std::vector<Operator>& generated)
     if (!(has_functional && has_out)) return;
     for (const auto& [name, entry] : declared)
         if (!made.count(name))
-            throw std::runtime_error(entry->op.origin + ": `autogen:` lists " + name + " but torchgen generates no such variant of " +
-                                     entry->op.schema.qualified_name());
+            throw std::runtime_error(entry->op.origin + ": `autogen:` lists " + name +
+                                     " but torchgen generates no such variant of " + entry->op.schema.qualified_name());
 }
 
 } // namespace
@@ -317,11 +321,13 @@ FunctionSchema signature(const FunctionSchema& s, bool keep_return_names) {
         sig.returns.push_back(Return{keep_return_names ? r.name : std::nullopt, without_alias(r.type)});
     for (const Argument* a : written_inputs_in_return_order(s)) {
         if (!a->type.is_written()) continue;
-        const bool already_returned = std::any_of(s.returns.begin(), s.returns.end(),
-                                                  [&](const Return& r) { return same_alias(r.type.alias, a->type.alias); });
+        const bool already_returned = std::any_of(s.returns.begin(), s.returns.end(), [&](const Return& r) {
+            return same_alias(r.type.alias, a->type.alias);
+        });
         if (!already_returned)
-            sig.returns.push_back(Return{keep_return_names ? std::optional<std::string>(a->name + "_out") : std::nullopt,
-                                         without_alias(a->type)});
+            sig.returns.push_back(
+                Return{keep_return_names ? std::optional<std::string>(a->name + "_out") : std::nullopt,
+                       without_alias(a->type)});
     }
     return sig;
 }

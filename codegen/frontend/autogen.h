@@ -16,9 +16,9 @@ namespace codegen {
 // whether torchgen generates variants for it.
 struct NativeEntry {
     Operator op;
-    std::vector<std::string> autogen;  // names listed under `autogen:`
+    std::vector<std::string> autogen; // names listed under `autogen:`
     bool manual_cpp_binding = false;
-    bool composite_implicit = false;   // has a CompositeImplicitAutograd kernel, listed or implied
+    bool composite_implicit = false; // has a CompositeImplicitAutograd kernel, listed or implied
 };
 
 // The operators torchgen would add, in no particular order. Throws

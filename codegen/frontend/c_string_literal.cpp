@@ -44,10 +44,14 @@ std::string c_string_literal_value(std::string_view token) {
         case 'b': out += '\b'; break;
         case 'f': out += '\f'; break;
         case 'v': out += '\v'; break;
-        case '\\': case '"': case '\'': case '?': out += e; break;
+        case '\\':
+        case '"':
+        case '\'':
+        case '?': out += e; break;
         case 'x': {
             int value = 0, digits = 0;
-            while (i + 1 < body.size() && hex_value(body[i + 1]) >= 0) value = value * 16 + hex_value(body[++i]), ++digits;
+            while (i + 1 < body.size() && hex_value(body[i + 1]) >= 0)
+                value = value * 16 + hex_value(body[++i]), ++digits;
             if (digits == 0 || value > 0xff) fail(token, "bad \\x escape");
             out += static_cast<char>(value);
             break;
@@ -55,7 +59,8 @@ std::string c_string_literal_value(std::string_view token) {
         default:
             if (!is_octal(e)) fail(token, std::string("unknown escape \\") + e);
             int value = e - '0';
-            for (int k = 0; k < 2 && i + 1 < body.size() && is_octal(body[i + 1]); ++k) value = value * 8 + (body[++i] - '0');
+            for (int k = 0; k < 2 && i + 1 < body.size() && is_octal(body[i + 1]); ++k)
+                value = value * 8 + (body[++i] - '0');
             if (value > 0xff) fail(token, "octal escape out of range");
             out += static_cast<char>(value);
         }

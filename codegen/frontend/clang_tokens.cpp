@@ -27,13 +27,16 @@ FileTokens::File& FileTokens::file(CXFile handle) {
     return f;
 }
 
-std::string FileTokens::spell(const File& f, unsigned i) const { return take(clang_getTokenSpelling(tu_, f.tokens[i])); }
+std::string FileTokens::spell(const File& f, unsigned i) const {
+    return take(clang_getTokenSpelling(tu_, f.tokens[i]));
+}
 
 std::vector<std::string> FileTokens::body_after(CXCursor decl) {
     const Place end = place_of(clang_getRangeEnd(clang_getCursorExtent(decl)));
     if (!end.file) return {};
     const File& f = file(end.file);
-    unsigned i = static_cast<unsigned>(std::lower_bound(f.offsets.begin(), f.offsets.end(), end.offset) - f.offsets.begin());
+    unsigned i =
+        static_cast<unsigned>(std::lower_bound(f.offsets.begin(), f.offsets.end(), end.offset) - f.offsets.begin());
     // Between the declarator and the body there may be a few specifiers the
     // extent leaves out; a `;` or `,` first means there is no body here.
     static constexpr unsigned max_gap = 16;
@@ -47,8 +50,10 @@ std::vector<std::string> FileTokens::body_after(CXCursor decl) {
     int depth = 0;
     for (; i < f.count; ++i) {
         body.push_back(spell(f, i));
-        if (body.back() == "{") ++depth;
-        else if (body.back() == "}" && --depth == 0) return body;
+        if (body.back() == "{")
+            ++depth;
+        else if (body.back() == "}" && --depth == 0)
+            return body;
     }
     return {}; // unbalanced to the end of the file: not a body we can read
 }

@@ -43,9 +43,9 @@ Unit::Unit(const std::string& name, const std::string& source, const std::vector
     std::vector<const char*> argv;
     for (const std::string& a : args) argv.push_back(a.c_str());
     CXUnsavedFile file{name.c_str(), source.data(), static_cast<unsigned long>(source.size())};
-    const CXErrorCode code = clang_parseTranslationUnit2(
-        index_, name.c_str(), argv.data(), static_cast<int>(argv.size()), &file, 1,
-        CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_Incomplete, &tu_);
+    const CXErrorCode code =
+        clang_parseTranslationUnit2(index_, name.c_str(), argv.data(), static_cast<int>(argv.size()), &file, 1,
+                                    CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_Incomplete, &tu_);
     if (code != CXError_Success || !tu_) {
         clang_disposeIndex(index_);
         throw std::runtime_error("libclang could not parse " + name + " (error " + std::to_string(code) + ")");

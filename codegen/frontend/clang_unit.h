@@ -18,7 +18,8 @@ std::string take(CXString s);
 std::string spelling(CXCursor c);
 
 // Calls `fn` for every direct child of `parent`.
-template <typename Fn> void for_each_child(CXCursor parent, Fn&& fn) {
+template <typename Fn>
+void for_each_child(CXCursor parent, Fn&& fn) {
     clang_visitChildren(
         parent,
         [](CXCursor c, CXCursor, CXClientData data) {

@@ -62,9 +62,7 @@ private:
         });
     }
 
-    void method(CXCursor c) {
-        collect_calls(tokens_.body_after(c), facts_.called_by_methods);
-    }
+    void method(CXCursor c) { collect_calls(tokens_.body_after(c), facts_.called_by_methods); }
 
     void namespace_ops(CXCursor ns) {
         clang::for_each_child(ns, [&](CXCursor c) {
@@ -79,8 +77,10 @@ private:
         clang::for_each_child(s, [&](CXCursor c) {
             if (clang_getCursorKind(c) != CXCursor_VarDecl) return;
             const std::string field = clang::spelling(c);
-            if (field == "name") op.name = literal(c), has_name = true;
-            else if (field == "overload_name") op.overload_name = literal(c), has_overload = true;
+            if (field == "name")
+                op.name = literal(c), has_name = true;
+            else if (field == "overload_name")
+                op.overload_name = literal(c), has_overload = true;
             else if (field == "schema_str") {
                 op.schema_str = literal(c);
                 has_schema = true;
@@ -123,8 +123,10 @@ private:
     static void find_string_literal(CXCursor c, CXCursor& found) {
         clang::for_each_child(c, [&](CXCursor child) {
             if (!clang_Cursor_isNull(found)) return;
-            if (clang_getCursorKind(child) == CXCursor_StringLiteral) found = child;
-            else find_string_literal(child, found);
+            if (clang_getCursorKind(child) == CXCursor_StringLiteral)
+                found = child;
+            else
+                find_string_literal(child, found);
         });
     }
 

@@ -20,10 +20,9 @@ namespace {
 
 // Everything the C++ API is made of, in one unit so that libclang parses
 // the shared headers (c10, libstdc++) once.
-constexpr const char* umbrella_source =
-    "#include <ATen/Operators.h>\n"       // every ATen/ops/*_ops.h
-    "#include <ATen/core/TensorBody.h>\n" // at::Tensor's methods
-    "#include <ATen/Functions.h>\n";      // the free functions (ATen/ops/<op>.h)
+constexpr const char* umbrella_source = "#include <ATen/Operators.h>\n"       // every ATen/ops/*_ops.h
+                                        "#include <ATen/core/TensorBody.h>\n" // at::Tensor's methods
+                                        "#include <ATen/Functions.h>\n";      // the free functions (ATen/ops/<op>.h)
 
 // libtorch/meson.build makes the same choice for the plugin.
 std::string cpp_standard(const std::string& version) {
@@ -33,7 +32,11 @@ std::string cpp_standard(const std::string& version) {
 }
 
 std::vector<std::string> compiler_args(const std::string& include_dir, const std::string& version) {
-    return {"-x", "c++", "-std=" + cpp_standard(version), "-w", "-I" + include_dir,
+    return {"-x",
+            "c++",
+            "-std=" + cpp_standard(version),
+            "-w",
+            "-I" + include_dir,
             "-I" + include_dir + "/torch/csrc/api/include"};
 }
 
@@ -71,8 +74,8 @@ void sort_and_check_unique(std::vector<Operator>& ops) {
     });
     for (size_t i = 1; i < ops.size(); ++i)
         if (ops[i].schema.qualified_name() == ops[i - 1].schema.qualified_name())
-            throw std::runtime_error(ops[i].origin + ": " + ops[i].schema.qualified_name() + " is defined twice (also at " +
-                                     ops[i - 1].origin + ")");
+            throw std::runtime_error(ops[i].origin + ": " + ops[i].schema.qualified_name() +
+                                     " is defined twice (also at " + ops[i - 1].origin + ")");
 }
 
 } // namespace

@@ -84,7 +84,8 @@ public:
         const YAML::Node n = entry_[key];
         if (!n) return false;
         bool value = false;
-        if (!n.IsScalar() || !YAML::convert<bool>::decode(n, value)) fail(std::string("`") + key + ":` must be True or False");
+        if (!n.IsScalar() || !YAML::convert<bool>::decode(n, value))
+            fail(std::string("`") + key + ":` must be True or False");
         return value;
     }
 
@@ -93,10 +94,12 @@ public:
         const YAML::Node n = entry_["tags"];
         std::vector<std::string> out;
         if (!n) return out;
-        if (n.IsScalar()) out = split_list(n.Scalar());
+        if (n.IsScalar())
+            out = split_list(n.Scalar());
         else if (n.IsSequence())
             for (const YAML::Node& t : n) out.push_back(t.as<std::string>());
-        else fail("`tags:` must be a name or a list of names");
+        else
+            fail("`tags:` must be a name or a list of names");
         for (const std::string& t : out)
             if (!valid.count(t)) fail("unknown tag '" + t + "' (not in tags.yaml)");
         return sorted_unique(out);
@@ -148,9 +151,10 @@ void sort_and_check_unique(std::vector<Operator>& ops) {
         return a.schema.overload_name < b.schema.overload_name;
     });
     for (size_t i = 1; i < ops.size(); ++i)
-        if (ops[i].schema.name == ops[i - 1].schema.name && ops[i].schema.overload_name == ops[i - 1].schema.overload_name)
-            throw std::runtime_error(ops[i].origin + ": " + ops[i].schema.qualified_name() + " is defined twice (also at " +
-                                     ops[i - 1].origin + ")");
+        if (ops[i].schema.name == ops[i - 1].schema.name &&
+            ops[i].schema.overload_name == ops[i - 1].schema.overload_name)
+            throw std::runtime_error(ops[i].origin + ": " + ops[i].schema.qualified_name() +
+                                     " is defined twice (also at " + ops[i - 1].origin + ")");
 }
 
 } // namespace

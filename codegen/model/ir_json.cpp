@@ -23,7 +23,9 @@ const char* kind_name(SchemaKind kind) {
 
 namespace {
 
-ordered_json optional_string(const std::optional<std::string>& s) { return s ? ordered_json(*s) : ordered_json(nullptr); }
+ordered_json optional_string(const std::optional<std::string>& s) {
+    return s ? ordered_json(*s) : ordered_json(nullptr);
+}
 
 ordered_json arguments_json(const FunctionSchema& s) {
     ordered_json out = ordered_json::array();

@@ -17,7 +17,7 @@ inline bool is_dunder_name(std::string_view name) {
 
 // The augmented-assignment dunders (PEP 203) are the only in-place dunders.
 inline bool is_inplace_dunder(std::string_view name) {
-    static constexpr std::array<std::string_view, 11> augmented = {"iadd", "isub", "imul",    "idiv", "imod", "ipow",
+    static constexpr std::array<std::string_view, 11> augmented = {"iadd",    "isub",    "imul", "idiv", "imod", "ipow",
                                                                    "ilshift", "irshift", "iand", "ixor", "ior"};
     if (!is_dunder_name(name)) return false;
     const std::string_view inner = name.substr(2, name.size() - 4);

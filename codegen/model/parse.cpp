@@ -11,19 +11,18 @@ namespace codegen {
 
 SchemaError::SchemaError(std::string origin, size_t column, const std::string& problem, std::string_view text)
     : std::runtime_error(origin + ":" + std::to_string(column) + ": " + problem + " in `" + std::string(text) + "`"),
-      origin_(std::move(origin)),
-      column_(column),
-      problem_(problem) {}
+      origin_(std::move(origin)), column_(column), problem_(problem) {}
 
 bool is_known_base_type(std::string_view base) {
     // Dimname: named-tensor operators, present in LibTorch 1.13 (Debian's libtorch-dev).
     static constexpr std::array<std::string_view, 20> known = {
-        "Generator", "ScalarType", "Tensor", "int",         "DimVector", "float",        "str",
-        "bool",      "Layout",     "Device", "DeviceIndex", "Scalar",    "MemoryFormat", "QScheme",
+        "Generator", "ScalarType", "Tensor", "int",         "DimVector",   "float",        "str",
+        "bool",      "Layout",     "Device", "DeviceIndex", "Scalar",      "MemoryFormat", "QScheme",
         "Storage",   "Stream",     "SymInt", "SymBool",     "GraphModule", "Dimname"};
     static constexpr std::string_view custom_class_prefix = "__torch__.torch.classes.";
     if (std::find(known.begin(), known.end(), base) != known.end()) return true;
-    return base.size() > custom_class_prefix.size() && base.substr(0, custom_class_prefix.size()) == custom_class_prefix;
+    return base.size() > custom_class_prefix.size() &&
+           base.substr(0, custom_class_prefix.size()) == custom_class_prefix;
 }
 
 namespace {
@@ -89,8 +88,10 @@ private:
                 Argument a = argument(kwarg_only);
                 // torchgen's rule: out= arguments are the trailing written-to
                 // keyword-only ones; anything after them would be ambiguous.
-                if (a.is_out) seen_out = true;
-                else if (seen_out) fail_at(start, "non-out argument '" + a.name + "' after the out= arguments");
+                if (a.is_out)
+                    seen_out = true;
+                else if (seen_out)
+                    fail_at(start, "non-out argument '" + a.name + "' after the out= arguments");
                 if (!names.insert(a.name).second) fail_at(start, "duplicate argument name '" + a.name + "'");
                 s.arguments.push_back(std::move(a));
             }
@@ -153,8 +154,10 @@ private:
         if (accept_word("->")) {
             a.has_arrow = true;
             skip_spaces();
-            if (accept('*')) a.after_set.push_back("*");
-            else a.after_set = alias_set();
+            if (accept('*'))
+                a.after_set.push_back("*");
+            else
+                a.after_set = alias_set();
             skip_spaces();
         }
         expect(')', "')' closing the alias annotation");
@@ -231,8 +234,10 @@ private:
         r.type = type();
         const size_t before_space = pos_;
         skip_spaces();
-        if (pos_ > before_space && is_ident_start(peek())) r.name = std::string(identifier("a return name"));
-        else pos_ = before_space;
+        if (pos_ > before_space && is_ident_start(peek()))
+            r.name = std::string(identifier("a return name"));
+        else
+            pos_ = before_space;
         return r;
     }
 
@@ -280,7 +285,9 @@ private:
         if (!at_end()) fail(what);
     }
 
-    [[noreturn]] void fail(const std::string& expected) { fail_at(pos_, "expected " + expected + ", found " + found()); }
+    [[noreturn]] void fail(const std::string& expected) {
+        fail_at(pos_, "expected " + expected + ", found " + found());
+    }
     [[noreturn]] void fail_at(size_t pos, const std::string& problem) {
         throw SchemaError(origin_, pos + 1, problem, text_);
     }

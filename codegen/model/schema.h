@@ -12,9 +12,9 @@ namespace codegen {
 
 // An alias annotation: `(a)`, `(a!)`, `(a -> *)`, `(a! -> a|b)`.
 struct Alias {
-    std::vector<std::string> before_set;  // "a" (several joined by '|')
-    bool is_write = false;                // the '!'
-    std::vector<std::string> after_set;   // after "->" ("*" for wildcard); empty when absent
+    std::vector<std::string> before_set; // "a" (several joined by '|')
+    bool is_write = false;               // the '!'
+    std::vector<std::string> after_set;  // after "->" ("*" for wildcard); empty when absent
     bool has_arrow = false;
 };
 
@@ -28,7 +28,7 @@ struct Type {
     std::optional<int64_t> list_size; // N of `[N]`
     bool optional = false;            // outer `?`: the whole value may be None
 
-    std::string str() const;          // canonical text, round-trips with parse_type
+    std::string str() const;                                     // canonical text, round-trips with parse_type
     bool is_written() const { return alias && alias->is_write; } // `Tensor(a!)`: the operator writes it
 };
 
@@ -49,8 +49,8 @@ struct Return {
 enum class SchemaKind { functional, inplace, out, mutable_ };
 
 struct FunctionSchema {
-    std::string name;           // "add", "__and__", "_foo_"
-    std::string overload_name;  // "Tensor", "out", "" when none
+    std::string name;                // "add", "__and__", "_foo_"
+    std::string overload_name;       // "Tensor", "out", "" when none
     std::vector<Argument> arguments; // in order; kwarg_only marks those after `*`
     std::vector<Return> returns;
     bool returns_tuple_syntax = false; // returns were written `(...)` even with one entry
@@ -70,8 +70,8 @@ struct Operator {
 };
 
 struct OperatorSet {
-    std::string libtorch_version; // e.g. "2.15.0"
-    std::string source;           // "native_functions.yaml" or "headers"
+    std::string libtorch_version;    // e.g. "2.15.0"
+    std::string source;              // "native_functions.yaml" or "headers"
     std::vector<Operator> operators; // sorted by (name, overload_name)
 };
 

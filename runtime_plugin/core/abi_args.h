@@ -38,9 +38,7 @@ namespace spl {
 void check_list(int64_t len, const void* data, const char* name);
 
 // --- tensors ---------------------------------------------------------------
-inline at::Tensor& tensor(int64_t handle, const char* name) {
-    return HandleTable::instance().get(handle, name);
-}
+inline at::Tensor& tensor(int64_t handle, const char* name) { return HandleTable::instance().get(handle, name); }
 inline c10::optional<at::Tensor> opt_tensor(int64_t handle, const char* name) {
     if (handle == 0) return c10::nullopt;
     return tensor(handle, name);

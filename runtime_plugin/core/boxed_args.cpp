@@ -22,10 +22,9 @@ BoxedArgs::BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs,
         std::string expected = fn.nrequired == fn.nparams
                                    ? std::to_string(fn.nparams)
                                    : std::to_string(fn.nrequired) + " to " + std::to_string(fn.nparams);
-        throw SplError(std::string(fn.name) + "() takes " + expected + " argument" +
-                       (fn.nparams == 1 ? "" : "s") + " but " + std::to_string(nargs) +
-                       (nargs == 1 ? " was" : " were") + " given; signature: " +
-                       fn.signature);
+        throw SplError(std::string(fn.name) + "() takes " + expected + " argument" + (fn.nparams == 1 ? "" : "s") +
+                       " but " + std::to_string(nargs) + (nargs == 1 ? " was" : " were") +
+                       " given; signature: " + fn.signature);
     }
     if (nargs > 0 && !args) throw SplError(std::string(fn.name) + "(): argument array is NULL");
 }
@@ -127,9 +126,12 @@ SplI64Array BoxedArgs::i64_list(int i) {
     std::vector<int64_t> out(static_cast<size_t>(a.len));
     for (int64_t k = 0; k < a.len; ++k) {
         const SplValue& e = a.items[k];
-        if (e.tag == SPL_I64) out[k] = e.as.i;
-        else if (e.tag == SPL_NIL) out[k] = 0; // None in a Tensor?[] list
-        else element_mismatch(i, "an array of integers", k);
+        if (e.tag == SPL_I64)
+            out[k] = e.as.i;
+        else if (e.tag == SPL_NIL)
+            out[k] = 0; // None in a Tensor?[] list
+        else
+            element_mismatch(i, "an array of integers", k);
     }
     i64_store_.push_back(std::move(out));
     return SplI64Array{i64_store_.back().data(), static_cast<int64_t>(i64_store_.back().size())};
@@ -150,9 +152,12 @@ SplF64Array BoxedArgs::f64_list(int i) {
     std::vector<double> out(static_cast<size_t>(a.len));
     for (int64_t k = 0; k < a.len; ++k) {
         const SplValue& e = a.items[k];
-        if (e.tag == SPL_F64) out[k] = e.as.f;
-        else if (e.tag == SPL_I64) out[k] = static_cast<double>(e.as.i);
-        else element_mismatch(i, "an array of numbers", k);
+        if (e.tag == SPL_F64)
+            out[k] = e.as.f;
+        else if (e.tag == SPL_I64)
+            out[k] = static_cast<double>(e.as.i);
+        else
+            element_mismatch(i, "an array of numbers", k);
     }
     f64_store_.push_back(std::move(out));
     return SplF64Array{f64_store_.back().data(), static_cast<int64_t>(f64_store_.back().size())};

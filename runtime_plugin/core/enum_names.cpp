@@ -14,7 +14,10 @@ namespace {
 
 // One table per enum: canonical name first, then the aliases PyTorch accepts
 // (torch.long is torch.int64, and so on).
-struct DtypeName { std::string name; c10::ScalarType value; };
+struct DtypeName {
+    std::string name;
+    c10::ScalarType value;
+};
 
 // PyTorch's Python names (str(dtype) without "torch."). The classic dtypes
 // have C-style C++ names (Float, Long, ComplexFloat) and are spelled out here;
@@ -23,22 +26,36 @@ struct DtypeName { std::string name; c10::ScalarType value; };
 // come from LibTorch's own list of ScalarTypes: whichever LibTorch this is
 // built against, each of its dtypes gets PyTorch's name (tests/plugin/
 // test_readback.cpp checks every one against Python's spelling).
-struct ClassicName { const char* name; c10::ScalarType value; };
+struct ClassicName {
+    const char* name;
+    c10::ScalarType value;
+};
 constexpr ClassicName kClassicDtypes[] = {
-    {"float32", c10::ScalarType::Float},  {"float64", c10::ScalarType::Double},
-    {"float16", c10::ScalarType::Half},   {"bfloat16", c10::ScalarType::BFloat16},
-    {"int64", c10::ScalarType::Long},     {"int32", c10::ScalarType::Int},
-    {"int16", c10::ScalarType::Short},    {"int8", c10::ScalarType::Char},
-    {"uint8", c10::ScalarType::Byte},     {"bool", c10::ScalarType::Bool},
-    {"complex64", c10::ScalarType::ComplexFloat}, {"complex128", c10::ScalarType::ComplexDouble},
+    {"float32", c10::ScalarType::Float},
+    {"float64", c10::ScalarType::Double},
+    {"float16", c10::ScalarType::Half},
+    {"bfloat16", c10::ScalarType::BFloat16},
+    {"int64", c10::ScalarType::Long},
+    {"int32", c10::ScalarType::Int},
+    {"int16", c10::ScalarType::Short},
+    {"int8", c10::ScalarType::Char},
+    {"uint8", c10::ScalarType::Byte},
+    {"bool", c10::ScalarType::Bool},
+    {"complex64", c10::ScalarType::ComplexFloat},
+    {"complex128", c10::ScalarType::ComplexDouble},
     {"complex32", c10::ScalarType::ComplexHalf},
 };
 constexpr ClassicName kDtypeAliases[] = {
-    {"float", c10::ScalarType::Float},    {"double", c10::ScalarType::Double},
-    {"half", c10::ScalarType::Half},      {"long", c10::ScalarType::Long},
-    {"int", c10::ScalarType::Int},        {"short", c10::ScalarType::Short},
-    {"cfloat", c10::ScalarType::ComplexFloat}, {"cdouble", c10::ScalarType::ComplexDouble},
-    {"chalf", c10::ScalarType::ComplexHalf}, {"f32", c10::ScalarType::Float},
+    {"float", c10::ScalarType::Float},
+    {"double", c10::ScalarType::Double},
+    {"half", c10::ScalarType::Half},
+    {"long", c10::ScalarType::Long},
+    {"int", c10::ScalarType::Int},
+    {"short", c10::ScalarType::Short},
+    {"cfloat", c10::ScalarType::ComplexFloat},
+    {"cdouble", c10::ScalarType::ComplexDouble},
+    {"chalf", c10::ScalarType::ComplexHalf},
+    {"f32", c10::ScalarType::Float},
     {"f64", c10::ScalarType::Double},
 };
 
@@ -55,11 +72,11 @@ DtypeTable build_dtype_table() {
             if (row.value == type) return true;
         return false;
     };
-#define SPL_ADD_DTYPE(_, cpp_name)                                                              \
-    if (!named(c10::ScalarType::cpp_name)) {                                                    \
-        std::string name = #cpp_name;                                                           \
-        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch))); \
-        table.rows.push_back({std::move(name), c10::ScalarType::cpp_name});                     \
+#define SPL_ADD_DTYPE(_, cpp_name)                                                                                     \
+    if (!named(c10::ScalarType::cpp_name)) {                                                                           \
+        std::string name = #cpp_name;                                                                                  \
+        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));                    \
+        table.rows.push_back({std::move(name), c10::ScalarType::cpp_name});                                            \
     }
     AT_FORALL_SCALAR_TYPES_WITH_COMPLEX_AND_QINTS(SPL_ADD_DTYPE)
 #undef SPL_ADD_DTYPE
@@ -87,17 +104,29 @@ template <class Table>
     throw SplError(message);
 }
 
-struct LayoutName { std::string_view name; c10::Layout value; };
+struct LayoutName {
+    std::string_view name;
+    c10::Layout value;
+};
 constexpr std::array<LayoutName, 7> kLayouts{{
-    {"strided", c10::kStrided}, {"sparse_coo", c10::kSparse}, {"sparse_csr", c10::kSparseCsr},
-    {"sparse_csc", c10::kSparseCsc}, {"sparse_bsr", c10::kSparseBsr}, {"sparse_bsc", c10::kSparseBsc},
+    {"strided", c10::kStrided},
+    {"sparse_coo", c10::kSparse},
+    {"sparse_csr", c10::kSparseCsr},
+    {"sparse_csc", c10::kSparseCsc},
+    {"sparse_bsr", c10::kSparseBsr},
+    {"sparse_bsc", c10::kSparseBsc},
     {"mkldnn", c10::kMkldnn},
 }};
 
-struct FormatName { std::string_view name; c10::MemoryFormat value; };
+struct FormatName {
+    std::string_view name;
+    c10::MemoryFormat value;
+};
 constexpr std::array<FormatName, 4> kFormats{{
-    {"contiguous_format", c10::MemoryFormat::Contiguous}, {"preserve_format", c10::MemoryFormat::Preserve},
-    {"channels_last", c10::MemoryFormat::ChannelsLast}, {"channels_last_3d", c10::MemoryFormat::ChannelsLast3d},
+    {"contiguous_format", c10::MemoryFormat::Contiguous},
+    {"preserve_format", c10::MemoryFormat::Preserve},
+    {"channels_last", c10::MemoryFormat::ChannelsLast},
+    {"channels_last_3d", c10::MemoryFormat::ChannelsLast3d},
 }};
 
 // The value named `name` in a table of {name, value} rows, or an error

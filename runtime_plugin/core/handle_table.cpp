@@ -45,7 +45,8 @@ void HandleTable::drain(std::vector<uint32_t>& cache, size_t keep) {
 uint32_t HandleTable::take_index() {
     std::vector<uint32_t>& cache = thread_cache().free;
     if (cache.empty()) refill(cache);
-    if (cache.empty()) throw SplError("too many live tensors (" + std::to_string(live_count()) + "): free some handles");
+    if (cache.empty())
+        throw SplError("too many live tensors (" + std::to_string(live_count()) + "): free some handles");
     const uint32_t index = cache.back();
     cache.pop_back();
     return index;

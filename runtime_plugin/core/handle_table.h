@@ -44,7 +44,7 @@ public:
     static constexpr int64_t kTag = 0x5A7;
 
 private:
-    static constexpr uint32_t kChunkBits = 12;                       // 4096 slots a chunk
+    static constexpr uint32_t kChunkBits = 12; // 4096 slots a chunk
     static constexpr uint32_t kChunkSize = 1u << kChunkBits;
     static constexpr uint32_t kMaxChunks = (1u << kIndexBits) / kChunkSize;
 
@@ -73,8 +73,7 @@ private:
     bool was_issued(int64_t handle) const noexcept; // for a tagged handle that is not live
 
     // Chunks never move once allocated, so lookups need no lock.
-    std::unique_ptr<std::atomic<Slot*>[]> chunks_ =
-        std::make_unique<std::atomic<Slot*>[]>(kMaxChunks);
+    std::unique_ptr<std::atomic<Slot*>[]> chunks_ = std::make_unique<std::atomic<Slot*>[]>(kMaxChunks);
     std::vector<std::unique_ptr<Slot[]>> owned_chunks_;
     std::vector<uint32_t> free_;
     uint32_t next_unused_ = 0;

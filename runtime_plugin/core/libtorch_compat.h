@@ -9,7 +9,7 @@
 #include <c10/core/SymIntArrayRef.h>
 #include <c10/util/ArrayRef.h>
 
-#define SPL_TORCH_AT_LEAST(major, minor) \
+#define SPL_TORCH_AT_LEAST(major, minor)                                                                               \
     (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
 // SymBool (a symbolic bool) and the float8 dtypes arrived in 2.1.

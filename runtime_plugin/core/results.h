@@ -28,7 +28,10 @@ namespace spl {
 class ResultArena {
 public:
     static ResultArena& current() noexcept;
-    void reset() noexcept { used_ = 0; texts_used_ = 0; }
+    void reset() noexcept {
+        used_ = 0;
+        texts_used_ = 0;
+    }
     SplValue* values(size_t n);          // room for n boxed values
     const char* text(std::string value); // a stable copy of `value`
 private:
@@ -39,10 +42,31 @@ private:
 };
 
 // --- boxed value constructors --------------------------------------------------
-inline SplValue v_nil() { SplValue v; v.tag = SPL_NIL; v.as.i = 0; return v; }
-inline SplValue v_i64(int64_t i) { SplValue v; v.tag = SPL_I64; v.as.i = i; return v; }
-inline SplValue v_f64(double f) { SplValue v; v.tag = SPL_F64; v.as.f = f; return v; }
-inline SplValue v_bool(bool b) { SplValue v; v.tag = SPL_BOOL; v.as.i = 0; v.as.b = b; return v; }
+inline SplValue v_nil() {
+    SplValue v;
+    v.tag = SPL_NIL;
+    v.as.i = 0;
+    return v;
+}
+inline SplValue v_i64(int64_t i) {
+    SplValue v;
+    v.tag = SPL_I64;
+    v.as.i = i;
+    return v;
+}
+inline SplValue v_f64(double f) {
+    SplValue v;
+    v.tag = SPL_F64;
+    v.as.f = f;
+    return v;
+}
+inline SplValue v_bool(bool b) {
+    SplValue v;
+    v.tag = SPL_BOOL;
+    v.as.i = 0;
+    v.as.b = b;
+    return v;
+}
 SplValue v_text(const char* s); // NULL gives nil
 SplValue v_array(const SplValue* items, int64_t len);
 

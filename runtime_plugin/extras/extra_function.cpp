@@ -21,8 +21,10 @@ ExtraRegistration::ExtraRegistration(SplFunction& entry, const char* name, const
     const auto nparams = static_cast<int32_t>(texts->params.size());
     // Every parameter is required: extras take no defaults. A function without
     // parameters has no parameter array at all, as in the generated table.
-    entry = SplFunction{name, texts->signature.c_str(), return_type,
-                        texts->params.empty() ? nullptr : texts->params.data(), nparams, nparams, boxed, typed};
+    entry = SplFunction{name,        texts->signature.c_str(),
+                        return_type, texts->params.empty() ? nullptr : texts->params.data(),
+                        nparams,     nparams,
+                        boxed,       typed};
     register_extra(entry);
 }
 

@@ -35,29 +35,48 @@ inline constexpr bool always_false = false;
 // an array (rt_torch_shape) states its type with SPL_EXTRA_RETURNS.
 template <class T>
 constexpr const char* simple_type_of() {
-    if constexpr (std::is_void_v<T>) return "";
-    else if constexpr (std::is_same_v<T, int64_t>) return "i64";
-    else if constexpr (std::is_same_v<T, double>) return "f64";
-    else if constexpr (std::is_same_v<T, bool>) return "bool";
-    else if constexpr (std::is_same_v<T, const char*>) return "text";
-    else if constexpr (std::is_same_v<T, SplValue>) return "any";
-    else if constexpr (std::is_same_v<T, SplI64Array>) return "[i64]";
-    else if constexpr (std::is_same_v<T, SplF64Array>) return "[f64]";
-    else if constexpr (std::is_same_v<T, SplBoolArray>) return "[bool]";
-    else static_assert(always_false<T>, "no Simple type for this C type");
+    if constexpr (std::is_void_v<T>)
+        return "";
+    else if constexpr (std::is_same_v<T, int64_t>)
+        return "i64";
+    else if constexpr (std::is_same_v<T, double>)
+        return "f64";
+    else if constexpr (std::is_same_v<T, bool>)
+        return "bool";
+    else if constexpr (std::is_same_v<T, const char*>)
+        return "text";
+    else if constexpr (std::is_same_v<T, SplValue>)
+        return "any";
+    else if constexpr (std::is_same_v<T, SplI64Array>)
+        return "[i64]";
+    else if constexpr (std::is_same_v<T, SplF64Array>)
+        return "[f64]";
+    else if constexpr (std::is_same_v<T, SplBoolArray>)
+        return "[bool]";
+    else
+        static_assert(always_false<T>, "no Simple type for this C type");
 }
 
 template <class T>
 T unbox_as(BoxedArgs& in, int i) {
-    if constexpr (std::is_same_v<T, int64_t>) return in.i64(i);
-    else if constexpr (std::is_same_v<T, double>) return in.f64(i);
-    else if constexpr (std::is_same_v<T, bool>) return in.boolean(i);
-    else if constexpr (std::is_same_v<T, const char*>) return in.text(i);
-    else if constexpr (std::is_same_v<T, SplValue>) return in.value(i);
-    else if constexpr (std::is_same_v<T, SplI64Array>) return in.i64_list(i);
-    else if constexpr (std::is_same_v<T, SplF64Array>) return in.f64_list(i);
-    else if constexpr (std::is_same_v<T, SplBoolArray>) return in.bool_list(i);
-    else static_assert(always_false<T>, "no boxed form for this parameter type");
+    if constexpr (std::is_same_v<T, int64_t>)
+        return in.i64(i);
+    else if constexpr (std::is_same_v<T, double>)
+        return in.f64(i);
+    else if constexpr (std::is_same_v<T, bool>)
+        return in.boolean(i);
+    else if constexpr (std::is_same_v<T, const char*>)
+        return in.text(i);
+    else if constexpr (std::is_same_v<T, SplValue>)
+        return in.value(i);
+    else if constexpr (std::is_same_v<T, SplI64Array>)
+        return in.i64_list(i);
+    else if constexpr (std::is_same_v<T, SplF64Array>)
+        return in.f64_list(i);
+    else if constexpr (std::is_same_v<T, SplBoolArray>)
+        return in.bool_list(i);
+    else
+        static_assert(always_false<T>, "no boxed form for this parameter type");
 }
 
 template <auto Fn, const SplFunction* Entry>
@@ -147,7 +166,7 @@ struct Extra<Fn> {
 // states the Simple return type instead of deriving it, for an SplValue
 // result. (C++17's guaranteed copy elision lets the non-copyable registration
 // be initialised from describe().)
-#define SPL_EXTRA_RETURNS(fn, return_type, ...)                                                                    \
-    static const spl::ExtraRegistration spl_extra_registration_##fn =                                             \
+#define SPL_EXTRA_RETURNS(fn, return_type, ...)                                                                        \
+    static const spl::ExtraRegistration spl_extra_registration_##fn =                                                  \
         spl::Extra<&fn>::describe(#fn, return_type, spl::param_names(__VA_ARGS__));
 #define SPL_EXTRA(fn, ...) SPL_EXTRA_RETURNS(fn, nullptr, __VA_ARGS__)

@@ -55,7 +55,8 @@ int64_t make_tensor(const void* data, int64_t n, size_t value_bytes, SplI64Array
     const int64_t bytes = checked_multiply(n, static_cast<int64_t>(value_bytes), "data");
     if (n > 0) std::memcpy(host.data_ptr(), data, static_cast<size_t>(bytes));
     // "" asks for the default; NULL is no text at all (spl_plugin.h), an error.
-    const auto where = !spl::required_text(device, "device").empty() ? spl::parse_device(device) : c10::Device(c10::kCPU);
+    const auto where =
+        !spl::required_text(device, "device").empty() ? spl::parse_device(device) : c10::Device(c10::kCPU);
     at::Tensor result = host.to(where, target);
     if (requires_grad) result.requires_grad_(true);
     return spl::new_handle(std::move(result));
@@ -134,33 +135,37 @@ SplValue complex_values(int64_t handle) {
 extern "C" {
 
 SPL_TORCH_EXPORT int64_t rt_torch_from_f64(SplF64Array data, SplI64Array shape, const char* dtype, const char* device,
-                                          bool requires_grad) {
+                                           bool requires_grad) {
     return spl::guarded<int64_t>(__func__, [&] {
-        return make_from(data.data, data.len, shape, c10::kDouble, spl::required_text(dtype, "dtype").empty() ? "float32" : dtype, device,
-                         requires_grad);
+        return make_from(data.data, data.len, shape, c10::kDouble,
+                         spl::required_text(dtype, "dtype").empty() ? "float32" : dtype, device, requires_grad);
     });
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_from_i64(SplI64Array data, SplI64Array shape, const char* dtype, const char* device,
-                                          bool requires_grad) {
-    return spl::guarded<int64_t>(__func__, [&] { return make_from(data.data, data.len, shape, c10::kLong, dtype, device, requires_grad); });
+                                           bool requires_grad) {
+    return spl::guarded<int64_t>(
+        __func__, [&] { return make_from(data.data, data.len, shape, c10::kLong, dtype, device, requires_grad); });
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_from_bool(SplBoolArray data, SplI64Array shape, const char* device) {
-    return spl::guarded<int64_t>(__func__, [&] { return make_from(data.data, data.len, shape, c10::kBool, "bool", device, false); });
+    return spl::guarded<int64_t>(
+        __func__, [&] { return make_from(data.data, data.len, shape, c10::kBool, "bool", device, false); });
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_from_complex(SplF64Array re_im, SplI64Array shape, const char* dtype,
-                                              const char* device, bool requires_grad) {
+                                               const char* device, bool requires_grad) {
     return spl::guarded<int64_t>(__func__, [&] {
         if (re_im.len < 0 || (re_im.len > 0 && !re_im.data)) throw spl::SplError("re_im: a list of values is required");
         if (re_im.len % 2 != 0)
-            throw spl::SplError("re_im: needs (re, im) pairs, an even number of values, got " + std::to_string(re_im.len));
+            throw spl::SplError("re_im: needs (re, im) pairs, an even number of values, got " +
+                                std::to_string(re_im.len));
         const auto target = !spl::required_text(dtype, "dtype").empty() ? spl::parse_dtype(dtype) : c10::kComplexFloat;
         // A real dtype would drop every imaginary part (LibTorch only warns).
         if (!c10::isComplexType(target))
             throw spl::SplError(std::string("dtype: complex data needs a complex dtype (complex64, complex128, "
-                                            "complex32), got ") + spl::dtype_name(target));
+                                            "complex32), got ") +
+                                spl::dtype_name(target));
         return make_tensor(re_im.data, re_im.len / 2, 2 * sizeof(double), shape, c10::kComplexDouble, target, device,
                            requires_grad);
     });

@@ -18,7 +18,10 @@ SPL_TORCH_EXPORT const char* rt_torch_dtype(int64_t t) {
 }
 
 SPL_TORCH_EXPORT const char* rt_torch_device(int64_t t) {
-    return spl::guarded<const char*>(__func__, [&] { spl::ResultArena::current().reset(); return spl::ResultArena::current().text(spl::device_name(spl::tensor(t, "tensor").device())); });
+    return spl::guarded<const char*>(__func__, [&] {
+        spl::ResultArena::current().reset();
+        return spl::ResultArena::current().text(spl::device_name(spl::tensor(t, "tensor").device()));
+    });
 }
 
 SPL_TORCH_EXPORT bool rt_torch_requires_grad(int64_t t) {
@@ -26,9 +29,8 @@ SPL_TORCH_EXPORT bool rt_torch_requires_grad(int64_t t) {
 }
 
 SPL_TORCH_EXPORT bool rt_torch_shares_storage(int64_t a, int64_t b) {
-    return spl::guarded<bool>(__func__, [&] {
-        return spl::tensor(a, "a").storage().is_alias_of(spl::tensor(b, "b").storage());
-    });
+    return spl::guarded<bool>(__func__,
+                              [&] { return spl::tensor(a, "a").storage().is_alias_of(spl::tensor(b, "b").storage()); });
 }
 
 } // extern "C"

@@ -14,7 +14,8 @@ namespace {
 // A small native_functions.yaml / tags.yaml pair in a scratch directory.
 struct ScratchYaml {
     std::filesystem::path dir;
-    ScratchYaml(const std::string& functions, const std::string& tags = "- tag: core\n- tag: generated\n- tag: pointwise\n") {
+    ScratchYaml(const std::string& functions,
+                const std::string& tags = "- tag: core\n- tag: generated\n- tag: pointwise\n") {
         dir = std::filesystem::temp_directory_path() /
               ("spl_codegen_test_" + std::to_string(reinterpret_cast<uintptr_t>(this)));
         std::filesystem::create_directories(dir);
@@ -38,17 +39,16 @@ struct ScratchYaml {
 } // namespace
 
 TEST_CASE("a small YAML loads with variants, tags, origins and expansion") {
-    const ScratchYaml y(
-        "- func: zeta(Tensor self) -> Tensor\n"
-        "  variants: method, function\n"
-        "  tags: [pointwise, core]\n"
-        "  dispatch:\n"
-        "    CPU, CUDA: zeta\n"
-        "\n"
-        "- func: alpha_(Tensor(a!) self, *, int n=1) -> Tensor(a!)\n"
-        "  dispatch:\n"
-        "    CPU: alpha_\n"
-        "  autogen: alpha, alpha.out\n");
+    const ScratchYaml y("- func: zeta(Tensor self) -> Tensor\n"
+                        "  variants: method, function\n"
+                        "  tags: [pointwise, core]\n"
+                        "  dispatch:\n"
+                        "    CPU, CUDA: zeta\n"
+                        "\n"
+                        "- func: alpha_(Tensor(a!) self, *, int n=1) -> Tensor(a!)\n"
+                        "  dispatch:\n"
+                        "    CPU: alpha_\n"
+                        "  autogen: alpha, alpha.out\n");
     const OperatorSet set = y.load();
     REQUIRE(set.operators.size() == 4);
     CHECK(set.operators[0].schema.str() == "alpha(Tensor self, *, int n=1) -> Tensor");
@@ -64,15 +64,14 @@ TEST_CASE("a small YAML loads with variants, tags, origins and expansion") {
 }
 
 TEST_CASE("out= variants of functional and mutable ops get fresh alias letters") {
-    const ScratchYaml y(
-        "- func: pair(Tensor self) -> (Tensor a, Tensor b)\n"
-        "  dispatch:\n"
-        "    CPU: pair\n"
-        "  autogen: pair.out\n"
-        "- func: stats(Tensor self, Tensor(a!) running, int n) -> (Tensor, int)\n"
-        "  dispatch:\n"
-        "    CPU: stats\n"
-        "  autogen: stats_functional, stats.out\n");
+    const ScratchYaml y("- func: pair(Tensor self) -> (Tensor a, Tensor b)\n"
+                        "  dispatch:\n"
+                        "    CPU: pair\n"
+                        "  autogen: pair.out\n"
+                        "- func: stats(Tensor self, Tensor(a!) running, int n) -> (Tensor, int)\n"
+                        "  dispatch:\n"
+                        "    CPU: stats\n"
+                        "  autogen: stats_functional, stats.out\n");
     const OperatorSet set = y.load();
     std::vector<std::string> texts;
     for (const auto& op : set.operators) texts.push_back(op.schema.str());
@@ -107,7 +106,8 @@ TEST_CASE("front-end errors name the line") {
                       "- func: g.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
                       "  dispatch:\n"
                       "    CPU: g_out\n")
-              .error() == "native_functions.yaml:1: torchgen generates g from this entry; it must be listed under `autogen:`");
+              .error() ==
+          "native_functions.yaml:1: torchgen generates g from this entry; it must be listed under `autogen:`");
     // ...and asking for what is not generated is an error too.
     CHECK(ScratchYaml("- func: h(Tensor self) -> Tensor\n"
                       "  dispatch:\n"

@@ -25,7 +25,8 @@ std::string join_lines(const std::vector<std::string>& lines, size_t limit) {
 
 TEST_CASE("the YAML operator set equals the schema_str set of the headers") {
     const auto start = std::chrono::steady_clock::now();
-    const OperatorSet set = load_native_functions(test_inputs::native_functions_yaml(), test_inputs::tags_yaml(), "test");
+    const OperatorSet set =
+        load_native_functions(test_inputs::native_functions_yaml(), test_inputs::tags_yaml(), "test");
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     std::vector<std::string> from_yaml;
@@ -50,7 +51,8 @@ TEST_CASE("the YAML operator set equals the schema_str set of the headers") {
 }
 
 TEST_CASE("the YAML operator set is sorted, unique and well-formed") {
-    const OperatorSet set = load_native_functions(test_inputs::native_functions_yaml(), test_inputs::tags_yaml(), "2.15.0");
+    const OperatorSet set =
+        load_native_functions(test_inputs::native_functions_yaml(), test_inputs::tags_yaml(), "2.15.0");
     CHECK(set.libtorch_version == "2.15.0");
     CHECK(set.source == "native_functions.yaml");
     for (size_t i = 0; i < set.operators.size(); ++i) {
@@ -62,7 +64,8 @@ TEST_CASE("the YAML operator set is sorted, unique and well-formed") {
         CHECK_FALSE(op.variants.empty());
         if (i > 0) {
             const auto& prev = set.operators[i - 1].schema;
-            CHECK(std::make_pair(prev.name, prev.overload_name) < std::make_pair(op.schema.name, op.schema.overload_name));
+            CHECK(std::make_pair(prev.name, prev.overload_name) <
+                  std::make_pair(op.schema.name, op.schema.overload_name));
         }
         // What was printed parses back to the same text.
         CHECK(parse_schema(op.schema.str(), op.origin).str() == op.schema.str());
@@ -70,7 +73,8 @@ TEST_CASE("the YAML operator set is sorted, unique and well-formed") {
 }
 
 TEST_CASE("known operators come out as torchgen makes them") {
-    const OperatorSet set = load_native_functions(test_inputs::native_functions_yaml(), test_inputs::tags_yaml(), "test");
+    const OperatorSet set =
+        load_native_functions(test_inputs::native_functions_yaml(), test_inputs::tags_yaml(), "test");
     auto find = [&](const std::string& qualified) -> const Operator* {
         for (const Operator& op : set.operators)
             if (op.schema.qualified_name() == qualified) return &op;

@@ -56,7 +56,9 @@ TEST_CASE("IR JSON has the documented keys in the documented order") {
 TEST_CASE("IR types carry alias annotations and re-parse") {
     OperatorSet set;
     Operator op;
-    op.schema = parse_schema("max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)", "x:1");
+    op.schema = parse_schema("max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) "
+                             "max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
+                             "x:1");
     op.variants = {"function"};
     set.operators.push_back(op);
     const auto j = to_json(set)["operators"][0];

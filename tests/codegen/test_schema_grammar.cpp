@@ -29,7 +29,8 @@ TEST_CASE("tricky schemas print back exactly") {
         "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
         "__iand__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
         "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-        "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
+        "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> "
+        "(Tensor(a!) values, Tensor(b!) indices)",
         "_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()",
         "_foreach_add.Scalar_out(Tensor[] self, Scalar scalar, *, Tensor(a!)[] out) -> ()",
         "unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
@@ -38,18 +39,25 @@ TEST_CASE("tricky schemas print back exactly") {
         "f(Tensor(b!)[] xs) -> Tensor(b!)[]",
         "f(Tensor(a)? x) -> Tensor(a)?",
         "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
-        "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor",
-        "f(bool[3] mask, SymInt[] size, SymInt[1]? dim=None, int[]? opt=None, float[]? scales=None) -> (Tensor, Tensor, Tensor[])",
-        "linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-        "empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
-        "f(float a=-inf, float b=inf, float c=1e-05, ScalarType d=long, MemoryFormat e=contiguous_format, str f=\"mean\", str g='x', int[] h=[0,1], int[] i=[], Tensor? j=None, bool k=True, int l=-1, float m=0.5, int n=Mean, int[2] o=[-2,-1]) -> Tensor",
+        "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool "
+        "ceil_mode=False) -> Tensor",
+        "f(bool[3] mask, SymInt[] size, SymInt[1]? dim=None, int[]? opt=None, float[]? scales=None) -> (Tensor, "
+        "Tensor, Tensor[])",
+        "linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) "
+        "-> Tensor",
+        "empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? "
+        "pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+        "f(float a=-inf, float b=inf, float c=1e-05, ScalarType d=long, MemoryFormat e=contiguous_format, str "
+        "f=\"mean\", str g='x', int[] h=[0,1], int[] i=[], Tensor? j=None, bool k=True, int l=-1, float m=0.5, int "
+        "n=Mean, int[2] o=[-2,-1]) -> Tensor",
         "_test_string_default(Tensor dummy, str a=\"\\\"'\\\\\", str b='\"\\'\\\\') -> Tensor",
         "_assert_async(Tensor self) -> ()",
         "f(Tensor a) -> (Tensor)",
         "f(Tensor a) -> Tensor out",
         "f() -> int",
         "f(__torch__.torch.classes.quantized.Conv2dPackedParamsBase packed) -> Tensor",
-        "f(Generator? generator=None, Storage s, Stream st, Device? d=None, Layout l, QScheme q, DeviceIndex i, SymBool b, GraphModule g, DimVector v) -> str",
+        "f(Generator? generator=None, Storage s, Stream st, Device? d=None, Layout l, QScheme q, DeviceIndex i, "
+        "SymBool b, GraphModule g, DimVector v) -> str",
     };
     for (const char* text : schemas) {
         INFO(text);
@@ -60,7 +68,8 @@ TEST_CASE("tricky schemas print back exactly") {
 TEST_CASE("whitespace between tokens is normalised to torchgen spacing") {
     CHECK(parse("  add.Tensor( Tensor self ,Tensor other,*,Scalar alpha=1 )->Tensor ").str() ==
           "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
-    CHECK(parse("f(Tensor(a ->  *) self) -> ( Tensor(a) x , int y )").str() == "f(Tensor(a -> *) self) -> (Tensor(a) x, int y)");
+    CHECK(parse("f(Tensor(a ->  *) self) -> ( Tensor(a) x , int y )").str() ==
+          "f(Tensor(a -> *) self) -> (Tensor(a) x, int y)");
 }
 
 TEST_CASE("the model records each grammar feature") {
@@ -119,7 +128,8 @@ TEST_CASE("the model records each grammar feature") {
         CHECK_FALSE(unnamed.returns[1].name.has_value());
     }
     SUBCASE("defaults keep their exact text") {
-        const auto s = parse("f(int[] a=[0,1], str b=\"mean\", float c=1e-05, float d=-inf, int[2] e=[], str f='x') -> Tensor");
+        const auto s =
+            parse("f(int[] a=[0,1], str b=\"mean\", float c=1e-05, float d=-inf, int[2] e=[], str f='x') -> Tensor");
         const char* expected[] = {"[0,1]", "\"mean\"", "1e-05", "-inf", "[]", "'x'"};
         for (size_t i = 0; i < 6; ++i) CHECK(s.arguments[i].default_value == std::optional<std::string>(expected[i]));
     }
@@ -132,7 +142,8 @@ TEST_CASE("schema kinds follow torchgen") {
     CHECK(parse("__iand__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)").kind() == SchemaKind::inplace);
     CHECK(parse("__and__.Tensor(Tensor self, Tensor other) -> Tensor").kind() == SchemaKind::functional);
     CHECK(parse("_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()").kind() == SchemaKind::inplace);
-    CHECK(parse("_fused_moving_avg_obs_fq_helper(Tensor self, Tensor observer_on, Tensor(a!) running_min) -> (Tensor output, Tensor mask)")
+    CHECK(parse("_fused_moving_avg_obs_fq_helper(Tensor self, Tensor observer_on, Tensor(a!) running_min) -> (Tensor "
+                "output, Tensor mask)")
               .kind() == SchemaKind::mutable_);
     // A view returns an alias of self but writes nothing.
     CHECK(parse("view(Tensor(a) self, SymInt[] size) -> Tensor(a)").kind() == SchemaKind::functional);

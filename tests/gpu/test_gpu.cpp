@@ -12,9 +12,7 @@ namespace {
 const char* kCuda = "cuda:0";
 
 // A plugin tensor on the GPU with the values of `ref` (float32).
-int64_t on_gpu(const Input& in) {
-    return op_handle("rt_torch_to_device", {in.h, kCuda, "float32", false, false, nil});
-}
+int64_t on_gpu(const Input& in) { return op_handle("rt_torch_to_device", {in.h, kCuda, "float32", false, false, nil}); }
 
 } // namespace
 

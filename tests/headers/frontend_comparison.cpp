@@ -16,7 +16,8 @@ std::map<std::string, const codegen::Operator*> by_name(const codegen::OperatorS
     return out;
 }
 
-template <typename Pred> bool any_operator(const codegen::OperatorSet& yaml, const codegen::OperatorSet& headers, Pred differs) {
+template <typename Pred>
+bool any_operator(const codegen::OperatorSet& yaml, const codegen::OperatorSet& headers, Pred differs) {
     const auto h = by_name(headers);
     for (const auto& op : yaml.operators)
         if (auto it = h.find(op.schema.qualified_name()); it != h.end() && differs(op, *it->second)) return true;
@@ -44,8 +45,9 @@ Comparison compare(const codegen::OperatorSet& yaml, const codegen::OperatorSet&
         if (!y.count(name)) c.differences.push_back({name, "presence", false, true});
     c.total = y.size();
     for (const auto& [name, op] : h) c.total += !y.count(name);
-    std::sort(c.differences.begin(), c.differences.end(),
-              [](const Difference& a, const Difference& b) { return std::tie(a.op, a.field) < std::tie(b.op, b.field); });
+    std::sort(c.differences.begin(), c.differences.end(), [](const Difference& a, const Difference& b) {
+        return std::tie(a.op, a.field) < std::tie(b.op, b.field);
+    });
     return c;
 }
 
@@ -56,13 +58,15 @@ const std::vector<std::string>& fields_not_compared() {
 
 bool field_differs(const std::string& field, const codegen::OperatorSet& yaml, const codegen::OperatorSet& headers) {
     using codegen::Operator;
-    if (field == "tags") return any_operator(yaml, headers, [](const Operator& a, const Operator& b) { return a.tags != b.tags; });
+    if (field == "tags")
+        return any_operator(yaml, headers, [](const Operator& a, const Operator& b) { return a.tags != b.tags; });
     if (field == "autogen")
         return any_operator(yaml, headers, [](const Operator& a, const Operator& b) { return a.autogen != b.autogen; });
     if (field == "origin")
         return any_operator(yaml, headers, [](const Operator& a, const Operator& b) { return a.origin != b.origin; });
     if (field == "source") return yaml.source != headers.source;
-    throw std::invalid_argument("field_differs: '" + field + "' is compared operator by operator, not listed as a whole");
+    throw std::invalid_argument("field_differs: '" + field +
+                                "' is compared operator by operator, not listed as a whole");
 }
 
 } // namespace frontend_comparison

@@ -13,8 +13,8 @@ namespace frontend_comparison {
 
 // One operator on which the front-ends disagree.
 struct Difference {
-    std::string op;    // "add.Tensor"
-    std::string field; // "presence" | "schema" | "variants"
+    std::string op;               // "add.Tensor"
+    std::string field;            // "presence" | "schema" | "variants"
     nlohmann::json yaml, headers; // the two values (presence: true/false)
 };
 

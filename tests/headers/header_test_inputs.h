@@ -14,11 +14,13 @@ inline std::string env(const char* name) {
     return value ? value : "";
 }
 
-inline std::string libtorch_include() { return env("SPL_LIBTORCH_INCLUDE"); }   // the configured LibTorch's include/
-inline std::string libtorch_version() { return env("SPL_LIBTORCH_VERSION"); }   // "2.15.0"
+inline std::string libtorch_include() { return env("SPL_LIBTORCH_INCLUDE"); } // the configured LibTorch's include/
+inline std::string libtorch_version() { return env("SPL_LIBTORCH_VERSION"); } // "2.15.0"
 inline std::string native_functions_yaml() { return env("SPL_NATIVE_FUNCTIONS_YAML"); } // "" for Debian's LibTorch
 inline std::string tags_yaml() { return env("SPL_TAGS_YAML"); }
-inline std::string frontend_differences() { return env("SPL_FRONTEND_DIFFERENCES"); } // schema/frontend_differences.json
-inline std::string debian_include() { return env("SPL_DEBIAN_INCLUDE"); }       // /usr/include
+inline std::string frontend_differences() {
+    return env("SPL_FRONTEND_DIFFERENCES");
+} // schema/frontend_differences.json
+inline std::string debian_include() { return env("SPL_DEBIAN_INCLUDE"); } // /usr/include
 
 } // namespace header_test_inputs

@@ -68,7 +68,8 @@ TEST_CASE("the header front-end reads Debian's LibTorch 1.13 headers") {
     std::sort(scanned.begin(), scanned.end());
 
     char line[160];
-    std::snprintf(line, sizeof line, "LibTorch %s in %s: %zu operators scanned in %.1f s; %zu schema_str in ATen/ops/*_ops.h",
+    std::snprintf(line, sizeof line,
+                  "LibTorch %s in %s: %zu operators scanned in %.1f s; %zu schema_str in ATen/ops/*_ops.h",
                   version.c_str(), include.c_str(), set.operators.size(), seconds, literals.size());
     MESSAGE(line);
     CHECK(set.operators.size() == literals.size());

@@ -62,10 +62,12 @@ TEST_CASE("the header front-end agrees with the YAML front-end on the pinned Lib
                       d.headers.dump(), " (explain it in schema/frontend_differences.json or fix the front-end)");
         if (it != listed_by_key.end())
             CHECK_MESSAGE((it->second.at("yaml") == d.yaml && it->second.at("headers") == d.headers),
-                          "listed difference ", k, " has changed: now yaml ", d.yaml.dump(), ", headers ", d.headers.dump());
+                          "listed difference ", k, " has changed: now yaml ", d.yaml.dump(), ", headers ",
+                          d.headers.dump());
     }
     for (const auto& [k, entry] : listed_by_key)
-        CHECK_MESSAGE(found_keys.count(k), "listed difference ", k, " no longer occurs: remove it from schema/frontend_differences.json");
+        CHECK_MESSAGE(found_keys.count(k), "listed difference ", k,
+                      " no longer occurs: remove it from schema/frontend_differences.json");
 
     // Whole fields headers cannot know: listed once each, still differing.
     std::set<std::string> listed_fields;
@@ -74,8 +76,8 @@ TEST_CASE("the header front-end agrees with the YAML front-end on the pinned Lib
         listed_fields.insert(field);
         CHECK_MESSAGE(!entry.value("reason", "").empty(), "field ", field, " is listed without a reason");
         const auto& known = frontend_comparison::fields_not_compared();
-        REQUIRE_MESSAGE(std::find(known.begin(), known.end(), field) != known.end(),
-                        "fields_not_compared lists '", field, "', which the test compares operator by operator");
+        REQUIRE_MESSAGE(std::find(known.begin(), known.end(), field) != known.end(), "fields_not_compared lists '",
+                        field, "', which the test compares operator by operator");
         CHECK_MESSAGE(frontend_comparison::field_differs(field, yaml, headers), "field ", field,
                       " no longer differs between the front-ends: remove it from fields_not_compared");
     }
@@ -84,8 +86,9 @@ TEST_CASE("the header front-end agrees with the YAML front-end on the pinned Lib
             CHECK_MESSAGE(listed_fields.count(field), "field ", field, " differs but is not in fields_not_compared");
 
     char line[200];
-    std::snprintf(line, sizeof line, "header scan: %.1f s; front-ends agree on %zu of %zu operators (%zu listed differences)",
-                  seconds, found.agreeing, found.total, found.differences.size());
+    std::snprintf(line, sizeof line,
+                  "header scan: %.1f s; front-ends agree on %zu of %zu operators (%zu listed differences)", seconds,
+                  found.agreeing, found.total, found.differences.size());
     MESSAGE(line);
     CHECK(headers.source == "headers");
     CHECK(headers.libtorch_version == yaml.libtorch_version);

@@ -23,18 +23,22 @@ OperatorSet ir(const std::string& version, const std::vector<std::string>& schem
     return set;
 }
 
-const OperatorSet old_ir = ir("1.0.0", {
-    "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-    "gone_op(Tensor self) -> Tensor",
-    "reshaped(Tensor self, int dim=0, bool keep=False, float scale=1.0, int a=0, int b=0) -> Tensor",
-});
-const OperatorSet new_ir = ir("2.0.0", {
-    "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-    "new_op.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)",
-    "reshaped(Tensor input, SymInt dim=1, int a=0, int b=0, *, bool keep=False, float eps=0.5) -> (Tensor, Tensor)",
-});
+const OperatorSet old_ir =
+    ir("1.0.0", {
+                    "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+                    "gone_op(Tensor self) -> Tensor",
+                    "reshaped(Tensor self, int dim=0, bool keep=False, float scale=1.0, int a=0, int b=0) -> Tensor",
+                });
+const OperatorSet new_ir = ir(
+    "2.0.0",
+    {
+        "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+        "new_op.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)",
+        "reshaped(Tensor input, SymInt dim=1, int a=0, int b=0, *, bool keep=False, float eps=0.5) -> (Tensor, Tensor)",
+    });
 
-const diff::ArgumentChange* find_change(const diff::OperatorChange& c, const std::string& kind, const std::string& arg) {
+const diff::ArgumentChange* find_change(const diff::OperatorChange& c, const std::string& kind,
+                                        const std::string& arg) {
     for (const auto& a : c.arguments)
         if (a.kind == kind && a.argument == arg) return &a;
     return nullptr;
@@ -55,7 +59,7 @@ TEST_CASE("the diff names added, removed and changed operators, argument by argu
     CHECK(find_change(c, "kwarg_only", "keep"));
     CHECK(find_change(c, "removed", "scale"));
     CHECK(find_change(c, "added", "eps"));
-    CHECK(find_change(c, "moved", "keep")); // behind a and b now
+    CHECK(find_change(c, "moved", "keep"));    // behind a and b now
     CHECK_FALSE(find_change(c, "moved", "a")); // shifted by the removal of scale: not a move
     CHECK(c.returns_changed);
     CHECK(c.old_returns == "Tensor");
@@ -63,13 +67,14 @@ TEST_CASE("the diff names added, removed and changed operators, argument by argu
     CHECK(diff::summary_line(d) == "added 1, removed 1, changed 1");
 
     const std::string text = diff::text_report(d);
-    for (const char* expected : {"1.0.0 (test, 3 operators) -> 2.0.0 (test, 3 operators)", "Operators added (1):\n  new_op.out",
-                                 "Operators removed (1):\n  gone_op", "argument input: renamed from self",
-                                 "argument dim: type int -> SymInt", "argument dim: default 0 -> 1",
-                                 "argument keep: became keyword-only", "argument keep: moved from position 3 to 5", "argument scale: removed `float scale=1.0`",
-                                 "argument eps: added `*, float eps=0.5`", "returns: Tensor -> (Tensor, Tensor)",
-                                 "removed rt_torch_gone_op (gone_op)", "added rt_torch_new_op_out (new_op.out)",
-                                 "changed rt_torch_reshaped (reshaped)", "\nadded 1, removed 1, changed 1\n"})
+    for (const char* expected :
+         {"1.0.0 (test, 3 operators) -> 2.0.0 (test, 3 operators)", "Operators added (1):\n  new_op.out",
+          "Operators removed (1):\n  gone_op", "argument input: renamed from self", "argument dim: type int -> SymInt",
+          "argument dim: default 0 -> 1", "argument keep: became keyword-only",
+          "argument keep: moved from position 3 to 5", "argument scale: removed `float scale=1.0`",
+          "argument eps: added `*, float eps=0.5`", "returns: Tensor -> (Tensor, Tensor)",
+          "removed rt_torch_gone_op (gone_op)", "added rt_torch_new_op_out (new_op.out)",
+          "changed rt_torch_reshaped (reshaped)", "\nadded 1, removed 1, changed 1\n"})
         CHECK_MESSAGE(text.find(expected) != std::string::npos, "missing from the text report: ", expected, "\n", text);
     CHECK(text.find("add.Tensor") == std::string::npos); // unchanged operators are not mentioned
 
@@ -96,7 +101,8 @@ TEST_CASE("the diff reports an operator without a binding instead of failing") {
     // `Storage` is excluded by a policy; `Dimname[]` returned has no row in the type table.
     api::Policy policy;
     policy.excluded_types["Storage"] = "no handle type";
-    const OperatorSet a = ir("1", {"set.source_Storage(Tensor self, Storage source) -> Tensor", "names(Tensor self) -> str[]"});
+    const OperatorSet a =
+        ir("1", {"set.source_Storage(Tensor self, Storage source) -> Tensor", "names(Tensor self) -> str[]"});
     const OperatorSet b = ir("2", {});
     const diff::IrDiff d = diff::diff_irs(a, b, policy, "");
     REQUIRE(d.declarations.no_binding.size() == 2);

@@ -11,17 +11,29 @@
 static char scratch_text[256];
 static SplValue scratch_items[64];
 
-static SplStatus fail(SplValue *result, const char *msg) {
+static SplStatus fail(SplValue* result, const char* msg) {
     snprintf(scratch_text, sizeof scratch_text, "%s", msg);
     result->tag = SPL_ERROR;
     result->as.text.ptr = scratch_text;
     result->as.text.len = (int64_t)strlen(scratch_text);
     return SPL_STATUS_ERROR;
 }
-static SplStatus ok_i64(SplValue *r, int64_t v) { r->tag = SPL_I64; r->as.i = v; return SPL_STATUS_OK; }
-static SplStatus ok_f64(SplValue *r, double v) { r->tag = SPL_F64; r->as.f = v; return SPL_STATUS_OK; }
-static SplStatus ok_bool(SplValue *r, bool v) { r->tag = SPL_BOOL; r->as.b = v; return SPL_STATUS_OK; }
-static SplStatus ok_text(SplValue *r, const char *s) {
+static SplStatus ok_i64(SplValue* r, int64_t v) {
+    r->tag = SPL_I64;
+    r->as.i = v;
+    return SPL_STATUS_OK;
+}
+static SplStatus ok_f64(SplValue* r, double v) {
+    r->tag = SPL_F64;
+    r->as.f = v;
+    return SPL_STATUS_OK;
+}
+static SplStatus ok_bool(SplValue* r, bool v) {
+    r->tag = SPL_BOOL;
+    r->as.b = v;
+    return SPL_STATUS_OK;
+}
+static SplStatus ok_text(SplValue* r, const char* s) {
     snprintf(scratch_text, sizeof scratch_text, "%s", s);
     r->tag = SPL_TEXT;
     r->as.text.ptr = scratch_text;
@@ -47,17 +59,21 @@ static int64_t new_handle(double v) {
 }
 static bool valid(int64_t h) { return h > 0 && h < MAX_HANDLES && live[h]; }
 
-static SplStatus f_add(const SplValue *a, int32_t n, SplValue *r) { (void)n; return ok_i64(r, a[0].as.i + a[1].as.i); }
-static SplStatus f_scale(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_add(const SplValue* a, int32_t n, SplValue* r) {
+    (void)n;
+    return ok_i64(r, a[0].as.i + a[1].as.i);
+}
+static SplStatus f_scale(const SplValue* a, int32_t n, SplValue* r) {
     return ok_f64(r, a[0].as.f * (n > 1 ? a[1].as.f : 2.0));
 }
-static SplStatus f_concat(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_concat(const SplValue* a, int32_t n, SplValue* r) {
     (void)n;
     char buf[256];
-    snprintf(buf, sizeof buf, "%.*s%.*s", (int)a[0].as.text.len, a[0].as.text.ptr, (int)a[1].as.text.len, a[1].as.text.ptr);
+    snprintf(buf, sizeof buf, "%.*s%.*s", (int)a[0].as.text.len, a[0].as.text.ptr, (int)a[1].as.text.len,
+             a[1].as.text.ptr);
     return ok_text(r, buf);
 }
-static SplStatus f_sum(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_sum(const SplValue* a, int32_t n, SplValue* r) {
     (void)n;
     int64_t s = 0;
     for (int64_t i = 0; i < a[0].as.array.len; ++i) {
@@ -66,7 +82,7 @@ static SplStatus f_sum(const SplValue *a, int32_t n, SplValue *r) {
     }
     return ok_i64(r, s);
 }
-static SplStatus f_range(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_range(const SplValue* a, int32_t n, SplValue* r) {
     (void)n;
     int64_t len = a[0].as.i;
     if (len < 0 || len > 64) return fail(r, "rt_fake_range: n must be in 0..64");
@@ -79,8 +95,9 @@ static SplStatus f_range(const SplValue *a, int32_t n, SplValue *r) {
     r->as.array.len = len;
     return SPL_STATUS_OK;
 }
-static SplStatus f_pair(const SplValue *a, int32_t n, SplValue *r) {
-    (void)a; (void)n;
+static SplStatus f_pair(const SplValue* a, int32_t n, SplValue* r) {
+    (void)a;
+    (void)n;
     snprintf(scratch_text, sizeof scratch_text, "fake");
     scratch_items[0].tag = SPL_TEXT;
     scratch_items[0].as.text.ptr = scratch_text;
@@ -92,25 +109,27 @@ static SplStatus f_pair(const SplValue *a, int32_t n, SplValue *r) {
     r->as.array.len = 2;
     return SPL_STATUS_OK;
 }
-static SplStatus f_fail(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_fail(const SplValue* a, int32_t n, SplValue* r) {
     (void)n;
     char buf[200];
     snprintf(buf, sizeof buf, "fake failure: %.*s", (int)a[0].as.text.len, a[0].as.text.ptr);
     return fail(r, buf);
 }
-static SplStatus f_is_given(const SplValue *a, int32_t n, SplValue *r) { return ok_bool(r, n > 0 && a[0].tag != SPL_NIL); }
+static SplStatus f_is_given(const SplValue* a, int32_t n, SplValue* r) {
+    return ok_bool(r, n > 0 && a[0].tag != SPL_NIL);
+}
 /* Reports how it was called: nargs * 1000 + a + b + c (b, c default to 10, 100). */
-static SplStatus f_defaults(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_defaults(const SplValue* a, int32_t n, SplValue* r) {
     int64_t b = n > 1 ? a[1].as.i : 10, c = n > 2 ? a[2].as.i : 100;
     return ok_i64(r, n * 1000 + a[0].as.i + b + c);
 }
-static SplStatus f_new(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_new(const SplValue* a, int32_t n, SplValue* r) {
     (void)n;
     int64_t h = new_handle(a[0].as.f);
     if (!h) return fail(r, "rt_fake_new: out of handles");
     return ok_i64(r, h);
 }
-static SplStatus f_free(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_free(const SplValue* a, int32_t n, SplValue* r) {
     (void)n;
     if (!valid(a[0].as.i)) return fail(r, "rt_fake_free: invalid handle");
     live[a[0].as.i] = false;
@@ -118,30 +137,39 @@ static SplStatus f_free(const SplValue *a, int32_t n, SplValue *r) {
     r->tag = SPL_NIL;
     return SPL_STATUS_OK;
 }
-static SplStatus f_get(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_get(const SplValue* a, int32_t n, SplValue* r) {
     (void)n;
     if (!valid(a[0].as.i)) return fail(r, "rt_fake_get: invalid handle");
     return ok_f64(r, values[a[0].as.i]);
 }
-static SplStatus f_add_h(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_add_h(const SplValue* a, int32_t n, SplValue* r) {
     if (!valid(a[0].as.i) || !valid(a[1].as.i)) return fail(r, "rt_fake_add_h: invalid handle");
     double alpha = n > 2 ? a[2].as.f : 1.0;
     int64_t h = new_handle(values[a[0].as.i] + alpha * values[a[1].as.i]);
     if (!h) return fail(r, "rt_fake_add_h: out of handles");
     return ok_i64(r, h);
 }
-static SplStatus f_mul_s(const SplValue *a, int32_t n, SplValue *r) {
+static SplStatus f_mul_s(const SplValue* a, int32_t n, SplValue* r) {
     (void)n;
     if (!valid(a[0].as.i)) return fail(r, "rt_fake_mul_s: invalid handle");
     int64_t h = new_handle(values[a[0].as.i] * a[1].as.f);
     if (!h) return fail(r, "rt_fake_mul_s: out of handles");
     return ok_i64(r, h);
 }
-static SplStatus f_live(const SplValue *a, int32_t n, SplValue *r) { (void)a; (void)n; return ok_i64(r, live_count); }
-static SplStatus f_noop(const SplValue *a, int32_t n, SplValue *r) { (void)n; return ok_i64(r, a[0].as.i); }
+static SplStatus f_live(const SplValue* a, int32_t n, SplValue* r) {
+    (void)a;
+    (void)n;
+    return ok_i64(r, live_count);
+}
+static SplStatus f_noop(const SplValue* a, int32_t n, SplValue* r) {
+    (void)n;
+    return ok_i64(r, a[0].as.i);
+}
 
-#define P(name, type) {name, type, NULL}
-#define PD(name, type, dflt) {name, type, dflt}
+#define P(name, type)                                                                                                  \
+    { name, type, NULL }
+#define PD(name, type, dflt)                                                                                           \
+    { name, type, dflt }
 static const SplParam p_ab[] = {P("a", "i64"), P("b", "i64")};
 static const SplParam p_scale[] = {P("x", "f64"), PD("factor", "f64", "2.0")};
 static const SplParam p_concat[] = {P("a", "text"), P("b", "text")};
@@ -158,9 +186,11 @@ static const SplParam p_mul_s[] = {P("h", "i64"), P("s", "f64")};
 /* Sorted by name (strcmp). */
 static const SplFunction functions[] = {
     {"rt_fake_add", "extern fn rt_fake_add(a: i64, b: i64) -> i64", "i64", p_ab, 2, 2, f_add, NULL},
-    {"rt_fake_add_h", "extern fn rt_fake_add_h(a: i64, b: i64, alpha: f64 = 1.0) -> i64", "i64", p_add_h, 3, 2, f_add_h, NULL},
+    {"rt_fake_add_h", "extern fn rt_fake_add_h(a: i64, b: i64, alpha: f64 = 1.0) -> i64", "i64", p_add_h, 3, 2, f_add_h,
+     NULL},
     {"rt_fake_concat", "extern fn rt_fake_concat(a: text, b: text) -> text", "text", p_concat, 2, 2, f_concat, NULL},
-    {"rt_fake_defaults", "extern fn rt_fake_defaults(a: i64, b: i64 = 10, c: i64 = 100) -> i64", "i64", p_defaults, 3, 1, f_defaults, NULL},
+    {"rt_fake_defaults", "extern fn rt_fake_defaults(a: i64, b: i64 = 10, c: i64 = 100) -> i64", "i64", p_defaults, 3,
+     1, f_defaults, NULL},
     {"rt_fake_fail", "extern fn rt_fake_fail(msg: text) -> i64", "i64", p_msg, 1, 1, f_fail, NULL},
     {"rt_fake_free", "extern fn rt_fake_free(h: i64)", "", p_h, 1, 1, f_free, NULL},
     {"rt_fake_get", "extern fn rt_fake_get(h: i64) -> f64", "f64", p_h, 1, 1, f_get, NULL},
@@ -176,14 +206,16 @@ static const SplFunction functions[] = {
 };
 #define NFUNCTIONS ((int64_t)(sizeof functions / sizeof functions[0]))
 
-static int by_name(const void *key, const void *item) { return strcmp((const char *)key, ((const SplFunction *)item)->name); }
-static const SplFunction *find(const char *name) {
-    return (const SplFunction *)bsearch(name, functions, (size_t)NFUNCTIONS, sizeof functions[0], by_name);
+static int by_name(const void* key, const void* item) {
+    return strcmp((const char*)key, ((const SplFunction*)item)->name);
+}
+static const SplFunction* find(const char* name) {
+    return (const SplFunction*)bsearch(name, functions, (size_t)NFUNCTIONS, sizeof functions[0], by_name);
 }
 
 static const SplPluginInfo info = {SPL_PLUGIN_ABI_VERSION, "fake", "0.1", "0.0.0", functions, NFUNCTIONS, find};
 
-const SplPluginInfo *spl_plugin_open(const SplHostRequest *request, const char **error) {
+const SplPluginInfo* spl_plugin_open(const SplHostRequest* request, const char** error) {
     if (request->abi_version != SPL_PLUGIN_ABI_VERSION) {
         if (error) *error = "fake plugin: ABI version mismatch";
         return NULL;

@@ -2,7 +2,7 @@
  * to test that the host reports a plugin's refusal message. */
 #include "spl_plugin.h"
 
-const SplPluginInfo *spl_plugin_open(const SplHostRequest *request, const char **error) {
+const SplPluginInfo* spl_plugin_open(const SplHostRequest* request, const char** error) {
     (void)request;
     if (error) *error = "refuse plugin: built for LibTorch 9.9.9, this is a test refusal";
     return 0;

@@ -91,11 +91,26 @@ static void expect_tag(const Value& v, int32_t tag, const char* what) {
                                  std::to_string(v.tag));
 }
 
-int64_t Value::as_i64() const { expect_tag(*this, SPL_I64, "i64"); return i; }
-double Value::as_f64() const { expect_tag(*this, SPL_F64, "f64"); return f; }
-bool Value::as_bool() const { expect_tag(*this, SPL_BOOL, "bool"); return b; }
-const std::string& Value::as_text() const { expect_tag(*this, SPL_TEXT, "text"); return text; }
-const std::vector<Value>& Value::as_array() const { expect_tag(*this, SPL_ARRAY, "array"); return items; }
+int64_t Value::as_i64() const {
+    expect_tag(*this, SPL_I64, "i64");
+    return i;
+}
+double Value::as_f64() const {
+    expect_tag(*this, SPL_F64, "f64");
+    return f;
+}
+bool Value::as_bool() const {
+    expect_tag(*this, SPL_BOOL, "bool");
+    return b;
+}
+const std::string& Value::as_text() const {
+    expect_tag(*this, SPL_TEXT, "text");
+    return text;
+}
+const std::vector<Value>& Value::as_array() const {
+    expect_tag(*this, SPL_ARRAY, "array");
+    return items;
+}
 
 template <class T, class Get>
 static std::vector<T> elements(const Value& v, Get get) {

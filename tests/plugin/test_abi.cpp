@@ -111,7 +111,6 @@ TEST_CASE_FIXTURE(LeakChecked, "typed C symbols") {
     plugin().free(good);
 }
 
-
 // The plugin refuses a LibTorch other than the one it was built against; that
 // rests on finding the loaded LibTorch's version, checked here on both builds.
 TEST_CASE("the plugin finds the version of the LibTorch loaded in the process") {

@@ -70,7 +70,7 @@ TEST_CASE_FIXTURE(LeakChecked, "unary math functions") {
 
 TEST_CASE_FIXTURE(LeakChecked, "clamp with optional bounds") {
     const Input a = input({3, 3}, 9);
-    expect_op("rt_torch_clamp", {a.h, -0.5}, at::clamp(a.ref, -0.5));                      // min only, max omitted
+    expect_op("rt_torch_clamp", {a.h, -0.5}, at::clamp(a.ref, -0.5));                    // min only, max omitted
     expect_op("rt_torch_clamp", {a.h, -0.5, nil}, at::clamp(a.ref, -0.5, c10::nullopt)); // max given as nil
     expect_op("rt_torch_clamp", {a.h, nil, 0.25}, at::clamp(a.ref, c10::nullopt, 0.25)); // max only
     expect_op("rt_torch_clamp", {a.h, -1, 1}, at::clamp(a.ref, -1, 1));                  // integer bounds

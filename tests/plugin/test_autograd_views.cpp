@@ -11,9 +11,7 @@ void backward(int64_t y, bool retain_graph) { plugin().runtime("rt_torch_backwar
 int64_t grad(int64_t x) { return plugin().runtime("rt_torch_grad", {x}).as_i64(); }
 
 // y = (x * x).sum() through the plugin.
-int64_t sum_of_squares(int64_t x) {
-    return op_handle("rt_torch_sum", {op_handle("rt_torch_mul_Tensor", {x, x})});
-}
+int64_t sum_of_squares(int64_t x) { return op_handle("rt_torch_sum", {op_handle("rt_torch_mul_Tensor", {x, x})}); }
 
 } // namespace
 
@@ -51,8 +49,7 @@ TEST_CASE_FIXTURE(LeakChecked, "backward of a non-scalar output needs an explici
     const Input weights = upload(at::tensor({1.0, 0.5, 2.0}, at::kFloat));
     const int64_t squares = op_handle("rt_torch_mul_Tensor", {x.h, x.h});
 
-    const std::string message =
-        aten_error([&] { x.ref.detach().requires_grad_(true).mul(x.ref).backward(); });
+    const std::string message = aten_error([&] { x.ref.detach().requires_grad_(true).mul(x.ref).backward(); });
     expect_error(plugin().try_runtime("rt_torch_backward", {squares, 0, false, false}), {message});
 
     plugin().runtime("rt_torch_backward", {squares, weights.h, false, false});

@@ -24,7 +24,8 @@ std::string normalised(const std::string& text) {
             pending_space = !out.empty();
             continue;
         }
-        const bool glued = c == ')' || c == ']' || c == ',' || (!out.empty() && (out.back() == '(' || out.back() == '['));
+        const bool glued =
+            c == ')' || c == ']' || c == ',' || (!out.empty() && (out.back() == '(' || out.back() == '['));
         if (pending_space && !glued) out += ' ';
         pending_space = false;
         out += c;
@@ -103,7 +104,8 @@ TEST_CASE("core_ffi.spl declares exactly the registered extras, as registered") 
     std::string wrong;
     for (const auto& [name, declaration] : core.by_name) {
         const SplFunction* fn = plugin().info().find(name.c_str());
-        if (!fn) wrong += "declared but not registered: " + declaration + "\n";
+        if (!fn)
+            wrong += "declared but not registered: " + declaration + "\n";
         else if (normalised(fn->signature) != declaration)
             wrong += "declared: " + declaration + "\n  registered: " + fn->signature + "\n";
         if (generated.by_name.count(name)) wrong += "also generated: " + name + "\n";

@@ -8,9 +8,7 @@ using namespace plugin_test;
 
 namespace {
 
-void expect_dtype(int64_t handle, const char* name) {
-    CHECK(dtype_of_handle(handle) == name);
-}
+void expect_dtype(int64_t handle, const char* name) { CHECK(dtype_of_handle(handle) == name); }
 
 } // namespace
 
@@ -40,9 +38,9 @@ TEST_CASE_FIXTURE(LeakChecked, "tensor-tensor promotion") {
     const Input f64 = input({3}, 82, at::kDouble);
     const Input flags = upload(at::tensor({1, 0, 1}, at::kByte).to(at::kBool));
 
-    expect_op("rt_torch_add_Tensor", {i64.h, f32.h}, at::add(i64.ref, f32.ref));   // float32
-    expect_op("rt_torch_add_Tensor", {i64.h, i32.h}, at::add(i64.ref, i32.ref));   // int64
-    expect_op("rt_torch_add_Tensor", {f32.h, f64.h}, at::add(f32.ref, f64.ref));   // float64
+    expect_op("rt_torch_add_Tensor", {i64.h, f32.h}, at::add(i64.ref, f32.ref));     // float32
+    expect_op("rt_torch_add_Tensor", {i64.h, i32.h}, at::add(i64.ref, i32.ref));     // int64
+    expect_op("rt_torch_add_Tensor", {f32.h, f64.h}, at::add(f32.ref, f64.ref));     // float64
     expect_op("rt_torch_add_Tensor", {flags.h, i32.h}, at::add(flags.ref, i32.ref)); // int32
     expect_op("rt_torch_div_Tensor", {i64.h, i32.h}, at::div(i64.ref, i32.ref));     // true division
     expect_op("rt_torch_eq_Tensor", {i32.h, i32.h}, at::eq(i32.ref, i32.ref));       // bool
@@ -73,8 +71,8 @@ TEST_CASE_FIXTURE(LeakChecked, "factories") {
     expect_op("rt_torch_full", {ints({2, 2}), 7}, at::full({2, 2}, at::Scalar(int64_t{7}))); // int64 inferred
     expect_op("rt_torch_full", {ints({2, 2}), 7.5}, at::full({2, 2}, 7.5));
     expect_op("rt_torch_full", {ints({2}), 1, "float16"}, at::full({2}, 1, at::kHalf));
-    expect_op("rt_torch_arange", {5}, at::arange(5));                  // int64
-    expect_op("rt_torch_arange", {5.0}, at::arange(at::Scalar(5.0)));   // float32
+    expect_op("rt_torch_arange", {5}, at::arange(5));                 // int64
+    expect_op("rt_torch_arange", {5.0}, at::arange(at::Scalar(5.0))); // float32
     expect_op("rt_torch_arange", {4, "float64"}, at::arange(4, at::kDouble));
     expect_op("rt_torch_arange_start_step", {1, 3, 0.5}, at::arange(1, 3, 0.5));
     expect_op("rt_torch_arange_start_step", {10, 0, -3, "int32"}, at::arange(10, 0, -3, at::kInt));

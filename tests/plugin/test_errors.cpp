@@ -81,8 +81,7 @@ TEST_CASE_FIXTURE(LeakChecked, "unknown dtype and device names list the valid on
 TEST_CASE_FIXTURE(LeakChecked, "rt_torch_from_f64 with data not matching the shape") {
     expect_error(plugin().try_runtime("rt_torch_from_f64", {floats({1, 2, 3, 4, 5}), ints({2, 3}), "", "", false}),
                  {"[2, 3]", "6 values", "got 5"});
-    expect_error(plugin().try_runtime("rt_torch_from_f64", {floats({1}), ints({-1}), "", "", false}),
-                 {"non-negative"});
+    expect_error(plugin().try_runtime("rt_torch_from_f64", {floats({1}), ints({-1}), "", "", false}), {"non-negative"});
     expect_error(plugin().try_runtime("rt_torch_from_i64", {ints({1, 2}), ints({3}), "", "", false}),
                  {"needs 3 values, got 2"});
     CHECK(last_error().find("needs 3 values, got 2") != std::string::npos);

@@ -65,8 +65,9 @@ TEST_CASE_FIXTURE(LeakChecked, "boxed: NULL array items are refused, naming the 
                    "rt_torch_view(): argument 2 'size': array items are NULL but its length is 3");
     expect_message(try_op("rt_torch_cat", {null_items_3}),
                    "rt_torch_cat(): argument 1 'tensors': array items are NULL but its length is 3");
-    expect_message(try_op("rt_torch__foreach_add_ScalarList", {list({a.h}), null_items_3}),
-                   "rt_torch__foreach_add_ScalarList(): argument 2 'scalars': array items are NULL but its length is 3");
+    expect_message(
+        try_op("rt_torch__foreach_add_ScalarList", {list({a.h}), null_items_3}),
+        "rt_torch__foreach_add_ScalarList(): argument 2 'scalars': array items are NULL but its length is 3");
     expect_message(plugin().try_runtime("rt_torch_from_f64", {null_items_3, ints({3}), "", "", false}),
                    "rt_torch_from_f64(): argument 1 'data': array items are NULL but its length is 3");
     expect_message(plugin().try_runtime("rt_torch_from_bool", {null_items_3, ints({3}), ""}),
@@ -150,8 +151,9 @@ TEST_CASE_FIXTURE(LeakChecked, "a negative array length is reported as such") {
     const SplValue items[] = {Arg(2).value(), Arg(3).value()};
     expect_message(try_op("rt_torch_view", {a.h, Arg::raw(raw_array(items, -3))}),
                    "rt_torch_view(): argument 2 'size': array length -3 is negative");
-    expect_message(plugin().try_runtime("rt_torch_from_f64", {Arg::raw(raw_array(items, -1)), ints({0}), "", "", false}),
-                   "rt_torch_from_f64(): argument 1 'data': array length -1 is negative");
+    expect_message(
+        plugin().try_runtime("rt_torch_from_f64", {Arg::raw(raw_array(items, -1)), ints({0}), "", "", false}),
+        "rt_torch_from_f64(): argument 1 'data': array length -1 is negative");
     expect_message(try_op("rt_torch__foreach_add_ScalarList", {list({a.h}), Arg::raw(raw_array(items, -2))}),
                    "rt_torch__foreach_add_ScalarList(): argument 2 'scalars': array length -2 is negative");
     // Typed: a negative length is None, which a required list refuses.
@@ -191,7 +193,8 @@ TEST_CASE_FIXTURE(LeakChecked, "a forged handle is not called stale; a freed one
     expect_message(try_op("rt_torch_neg", {forged}),
                    "rt_torch_neg: self: " + f + " is not a live tensor handle (never issued by this plugin)");
     expect_message(plugin().try_runtime("rt_torch_free", {forged}),
-                   "rt_torch_free: tensor to free: " + f + " is not a live tensor handle (never issued by this plugin)");
+                   "rt_torch_free: tensor to free: " + f +
+                       " is not a live tensor handle (never issued by this plugin)");
     // A slot index the table has never handed out.
     const int64_t unused_slot = (int64_t(0x5A7) << 48) | (int64_t(1) << 24) | 0xFFFFFF;
     expect_message(try_op("rt_torch_neg", {unused_slot}),
@@ -204,7 +207,8 @@ TEST_CASE_FIXTURE(LeakChecked, "a forged handle is not called stale; a freed one
     const int64_t doomed = op_handle("rt_torch_neg", {a.h});
     plugin().free(doomed);
     const std::string d = std::to_string(doomed);
-    expect_message(try_op("rt_torch_neg", {doomed}), "rt_torch_neg: self: tensor handle " + d + " is stale (already freed)");
+    expect_message(try_op("rt_torch_neg", {doomed}),
+                   "rt_torch_neg: self: tensor handle " + d + " is stale (already freed)");
     expect_message(plugin().try_runtime("rt_torch_free", {doomed}),
                    "rt_torch_free: tensor to free: tensor handle " + d + " is stale (already freed)");
     expect_still_works();
@@ -216,7 +220,8 @@ TEST_CASE_FIXTURE(LeakChecked, "the schema's 'self' is named the same in every m
     const Input a = input({2, 3}, 211);
     expect_message(try_op("rt_torch_add_Tensor", {"a", a.h}),
                    "rt_torch_add_Tensor(): argument 1 'self' must be a tensor handle (i64), got text");
-    expect_message(try_op("rt_torch_add_Tensor", {12345, a.h}), "rt_torch_add_Tensor: self: 12345 is not a tensor handle");
+    expect_message(try_op("rt_torch_add_Tensor", {12345, a.h}),
+                   "rt_torch_add_Tensor: self: 12345 is not a tensor handle");
     expect_message(try_op("rt_torch_view", {a.h, list({3, 2.0})}),
                    "rt_torch_view(): argument 2 'size' must be an array of integers ([i64]): element 1 is f64");
     // The registered Simple name stays escaped: `self` is a Simple keyword, and
@@ -238,7 +243,8 @@ TEST_CASE_FIXTURE(LeakChecked, "malformed values in a loop leave the live count 
         failures += try_op("rt_torch_cat", {negative}).ok ? 0 : 1;
         failures += try_op("rt_torch_cat", {list({a.h, a.h, 1.5})}).ok ? 0 : 1;
         failures += try_op("rt_torch_neg", {never_issued_like(a.h)}).ok ? 0 : 1;
-        failures += plugin().try_runtime("rt_torch_from_f64", {floats({1}), ints({1}), null_text, "", false}).ok ? 0 : 1;
+        failures +=
+            plugin().try_runtime("rt_torch_from_f64", {floats({1}), ints({1}), null_text, "", false}).ok ? 0 : 1;
     }
     CHECK(failures == 1000);
     CHECK(plugin().live_handles() == start);
@@ -256,8 +262,7 @@ TEST_CASE_FIXTURE(LeakChecked, "a CUDA error without a CUDA device says so") {
     // insufficient for CUDA runtime version" and advice lines, on a CUDA build).
     const std::string aten = aten_error([&] { a.ref.to(c10::Device(c10::kCUDA), at::kFloat); });
     REQUIRE(aten != "(no error)");
-    expect_message(try_op("rt_torch_to_device", {a.h, "cuda", "float32", false, false, nil}),
-                   with_no_cuda_note(aten));
+    expect_message(try_op("rt_torch_to_device", {a.h, "cuda", "float32", false, false, nil}), with_no_cuda_note(aten));
     // Errors that do not mention CUDA are passed on untouched.
     const Input b = input({3}, 214);
     expect_message(try_op("rt_torch_add_Tensor", {a.h, b.h}), aten_error([&] { at::add(a.ref, b.ref); }));

@@ -59,8 +59,7 @@ TEST_CASE_FIXTURE(LeakChecked, "softmax and log_softmax") {
 
 // A bare int for `int[2] output_size` must reach ATen as [3, 3]: ops that do
 // not expand one-element lists themselves (adaptive_avg_pool2d, im2col) show it.
-TEST_CASE_FIXTURE(LeakChecked,
-                  "a bare int for a sized list (int[2]) stands for every element, as in PyTorch") {
+TEST_CASE_FIXTURE(LeakChecked, "a bare int for a sized list (int[2]) stands for every element, as in PyTorch") {
     const Input x = input({1, 2, 6, 6}, 50);
     // ATen itself expands a one-element list for these ...
     expect_op("rt_torch_max_pool2d", {x.h, 2}, at::max_pool2d(x.ref, {2, 2}));

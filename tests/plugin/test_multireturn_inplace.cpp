@@ -13,10 +13,12 @@ template <class... T>
 void expect_tuple(const Value& got, const std::tuple<T...>& expected) {
     const std::vector<int64_t> handles = handles_of(got);
     REQUIRE(handles.size() == sizeof...(T));
-    std::apply([&](const auto&... e) {
-        size_t i = 0;
-        (expect_same(handles[i++], e), ...);
-    }, expected);
+    std::apply(
+        [&](const auto&... e) {
+            size_t i = 0;
+            (expect_same(handles[i++], e), ...);
+        },
+        expected);
 }
 
 void expect_list(const Value& got, const std::vector<at::Tensor>& expected) {

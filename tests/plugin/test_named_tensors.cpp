@@ -11,8 +11,8 @@ TEST_CASE_FIXTURE(LeakChecked, "Dimname lists name dimensions, and reductions ta
 #if TORCH_VERSION_MAJOR < 2
     const Input x = input({2, 3}, 81);
     const int64_t named = op_handle("rt_torch_refine_names", {x.h, list({"rows", "cols"})});
-    const at::Tensor reference = x.ref.refine_names({at::Dimname::fromSymbol(at::Symbol::dimname("rows")),
-                                                     at::Dimname::fromSymbol(at::Symbol::dimname("cols"))});
+    const at::Tensor reference = x.ref.refine_names(
+        {at::Dimname::fromSymbol(at::Symbol::dimname("rows")), at::Dimname::fromSymbol(at::Symbol::dimname("cols"))});
     const int64_t summed = op_handle("rt_torch_sum_dim_DimnameList", {named, list({"cols"})});
     expect_same(summed, reference.sum({at::Dimname::fromSymbol(at::Symbol::dimname("cols"))}).rename(c10::nullopt));
 #endif

@@ -15,7 +15,8 @@ std::string format(int64_t h) { return plugin().runtime("rt_torch_format", {h}).
 // The base tensor of a case, built with ATen from its exact values.
 at::Tensor base_of(const print_fixtures::Case& c) {
     const c10::ScalarType type = dtype_of(c.dtype);
-    const at::Tensor values = at::isFloatingType(type) ? at::tensor(c.floats, at::kDouble) : at::tensor(c.ints, at::kLong);
+    const at::Tensor values =
+        at::isFloatingType(type) ? at::tensor(c.floats, at::kDouble) : at::tensor(c.ints, at::kLong);
     return values.reshape(c.shape).to(type);
 }
 
@@ -46,7 +47,8 @@ int64_t apply_step(const std::string& step, int64_t h) {
         return op_handle("rt_torch__efficientzerotensor", {ints(shape_of(h)), dtype_of_handle(h)});
     if (step == "nested_rows") {
         std::vector<Arg> rows;
-        for (int64_t row : handles_of(op("rt_torch_unbind_int", {h, 0}))) rows.emplace_back(static_cast<long long>(row));
+        for (int64_t row : handles_of(op("rt_torch_unbind_int", {h, 0})))
+            rows.emplace_back(static_cast<long long>(row));
         return op_handle("rt_torch__nested_tensor_from_tensor_list", {list(rows)});
     }
     if (step == "to_sparse") return op_handle("rt_torch_to_sparse", {h});
@@ -70,7 +72,8 @@ int64_t apply_step(const std::string& step, int64_t h) {
 // to_sparse(layout)), or "" when it can. Only these reasons skip a case; any
 // other failure to build it fails the test.
 std::string missing_here(const std::string& error) {
-    for (const char* reason : {"unknown dtype '", "the tests know no dtype '", "the plugin has no function ", " were given; signature: "})
+    for (const char* reason :
+         {"unknown dtype '", "the tests know no dtype '", "the plugin has no function ", " were given; signature: "})
         if (error.find(reason) != std::string::npos) return error;
     return "";
 }

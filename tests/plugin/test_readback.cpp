@@ -30,9 +30,7 @@ size_t mismatches(const std::vector<A>& got, const std::vector<B>& want, Same sa
 std::vector<double> f64_list(int64_t h) { return plugin().runtime("rt_torch_to_f64_list", {h}).as_f64_list(); }
 std::vector<int64_t> i64_list(int64_t h) { return plugin().runtime("rt_torch_to_i64_list", {h}).as_i64_list(); }
 std::vector<bool> bool_list(int64_t h) { return plugin().runtime("rt_torch_to_bool_list", {h}).as_bool_list(); }
-std::vector<double> complex_list(int64_t h) {
-    return plugin().runtime("rt_torch_to_complex_list", {h}).as_f64_list();
-}
+std::vector<double> complex_list(int64_t h) { return plugin().runtime("rt_torch_to_complex_list", {h}).as_f64_list(); }
 
 // ATen's values, flattened, after making every lazy flag real (the reference
 // is ATen's own resolve_conj/resolve_neg, not the plugin's reading).
@@ -176,9 +174,15 @@ TEST_CASE_FIXTURE(LeakChecked, "every ScalarType has PyTorch's name both ways") 
     CHECK(checked == static_cast<int>(std::size(python_dtypes::kNames)));
 #endif
     // PyTorch's aliases parse to the canonical dtype.
-    for (const auto& [alias, canonical] : std::vector<std::pair<std::string, std::string>>{
-             {"float", "float32"}, {"double", "float64"}, {"half", "float16"}, {"long", "int64"}, {"int", "int32"},
-             {"short", "int16"}, {"cfloat", "complex64"}, {"cdouble", "complex128"}, {"chalf", "complex32"}}) {
+    for (const auto& [alias, canonical] : std::vector<std::pair<std::string, std::string>>{{"float", "float32"},
+                                                                                           {"double", "float64"},
+                                                                                           {"half", "float16"},
+                                                                                           {"long", "int64"},
+                                                                                           {"int", "int32"},
+                                                                                           {"short", "int16"},
+                                                                                           {"cfloat", "complex64"},
+                                                                                           {"cdouble", "complex128"},
+                                                                                           {"chalf", "complex32"}}) {
         INFO("alias " << alias);
         CHECK(dtype_of_handle(op_handle("rt_torch_empty_memory_format", {ints({1}), alias})) == canonical);
     }
@@ -198,10 +202,12 @@ TEST_CASE_FIXTURE(LeakChecked, "unsigned tensors: to(\"uint64\") and values abov
     const int64_t u64 = op_handle("rt_torch_to_dtype", {x.h, "uint64"});
     CHECK(dtype_of_handle(u64) == "uint64");
     CHECK(i64_list(u64) == aten_i64(x.ref.to(at::kUInt64)));
-    const int64_t u32 = op_handle("rt_torch_to_dtype", {op_handle("rt_torch_slice_Tensor", {x.h, 0, 0, 3, 1}), "uint32"});
+    const int64_t u32 =
+        op_handle("rt_torch_to_dtype", {op_handle("rt_torch_slice_Tensor", {x.h, 0, 0, 3, 1}), "uint32"});
     CHECK(dtype_of_handle(u32) == "uint32");
     CHECK(i64_list(u32) == std::vector<int64_t>{0, 7, 4294967295LL});
-    const int64_t u16 = op_handle("rt_torch_to_dtype", {op_handle("rt_torch_slice_Tensor", {x.h, 0, 0, 2, 1}), "uint16"});
+    const int64_t u16 =
+        op_handle("rt_torch_to_dtype", {op_handle("rt_torch_slice_Tensor", {x.h, 0, 0, 2, 1}), "uint16"});
     CHECK(dtype_of_handle(u16) == "uint16");
     CHECK(i64_list(u16) == std::vector<int64_t>{0, 7});
 
@@ -239,9 +245,11 @@ TEST_CASE_FIXTURE(LeakChecked, "hash_tensor returns a uint64 tensor the plugin n
 TEST_CASE_FIXTURE(LeakChecked, "float8 tensors read back their rounded values") {
     const at::Tensor values = at::tensor({0.3, 1.7, -448.0, 500.0, 0.0}, at::kDouble);
     const Input x = upload(values);
-    for (const auto& [name, type] : std::vector<std::pair<std::string, c10::ScalarType>>{
-             {"float8_e4m3fn", at::kFloat8_e4m3fn}, {"float8_e5m2", at::kFloat8_e5m2},
-             {"float8_e4m3fnuz", at::kFloat8_e4m3fnuz}, {"float8_e5m2fnuz", at::kFloat8_e5m2fnuz}}) {
+    for (const auto& [name, type] :
+         std::vector<std::pair<std::string, c10::ScalarType>>{{"float8_e4m3fn", at::kFloat8_e4m3fn},
+                                                              {"float8_e5m2", at::kFloat8_e5m2},
+                                                              {"float8_e4m3fnuz", at::kFloat8_e4m3fnuz},
+                                                              {"float8_e5m2fnuz", at::kFloat8_e5m2fnuz}}) {
         INFO(name);
         const int64_t h = op_handle("rt_torch_to_dtype", {x.h, name});
         CHECK(dtype_of_handle(h) == name);

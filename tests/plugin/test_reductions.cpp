@@ -12,8 +12,8 @@ const c10::optional<at::Scalar> kCorrection2 = at::Scalar(2);
 
 TEST_CASE_FIXTURE(LeakChecked, "sum with dtype omitted and given") {
     const Input x = input({2, 3, 4}, 21);
-    expect_op("rt_torch_sum", {x.h}, at::sum(x.ref));                       // dtype omitted: float32
-    expect_op("rt_torch_sum", {x.h, nil}, at::sum(x.ref));                  // dtype nil
+    expect_op("rt_torch_sum", {x.h}, at::sum(x.ref));                         // dtype omitted: float32
+    expect_op("rt_torch_sum", {x.h, nil}, at::sum(x.ref));                    // dtype nil
     expect_op("rt_torch_sum", {x.h, "float64"}, at::sum(x.ref, at::kDouble)); // dtype given
     const Input i32 = upload(at::arange(6, at::kInt).reshape({2, 3}));
     expect_op("rt_torch_sum", {i32.h}, at::sum(i32.ref)); // integers sum to int64
@@ -23,7 +23,8 @@ TEST_CASE_FIXTURE(LeakChecked, "sum and mean over dims with keepdim") {
     const Input x = input({2, 3, 4}, 22);
     expect_op("rt_torch_sum_dim_IntList", {x.h, ints({1})}, at::sum(x.ref, at::IntArrayRef{1}));
     expect_op("rt_torch_sum_dim_IntList", {x.h, ints({0, 2}), true}, at::sum(x.ref, at::IntArrayRef{0, 2}, true));
-    expect_op("rt_torch_sum_dim_IntList", {x.h, -1}, at::sum(x.ref, at::IntArrayRef{-1})); // a bare int is a one-element list
+    expect_op("rt_torch_sum_dim_IntList", {x.h, -1},
+              at::sum(x.ref, at::IntArrayRef{-1})); // a bare int is a one-element list
     expect_op("rt_torch_sum_dim_IntList", {x.h, nil}, at::sum(x.ref, at::OptionalIntArrayRef{}));
     expect_op("rt_torch_sum_dim_IntList", {x.h, ints({1}), false, "float64"},
               at::sum(x.ref, at::IntArrayRef{1}, false, at::kDouble));
@@ -60,8 +61,10 @@ TEST_CASE_FIXTURE(LeakChecked, "std and var with correction") {
 // LibTorch 1.13 takes `int? correction` where 2.x takes `Scalar? correction`.
 TEST_CASE_FIXTURE(LeakChecked, "std and var with correction (int correction on LibTorch 1.13)") {
     const Input x = input({3, 4}, 21);
-    expect_op("rt_torch_std_correction", {x.h, ints({1}), 0, true}, at::std(x.ref, at::IntArrayRef{1}, c10::optional<int64_t>(0), true));
-    expect_op("rt_torch_var_correction", {x.h, ints({0, 1}), 2}, at::var(x.ref, at::IntArrayRef{0, 1}, c10::optional<int64_t>(2), false));
+    expect_op("rt_torch_std_correction", {x.h, ints({1}), 0, true},
+              at::std(x.ref, at::IntArrayRef{1}, c10::optional<int64_t>(0), true));
+    expect_op("rt_torch_var_correction", {x.h, ints({0, 1}), 2},
+              at::var(x.ref, at::IntArrayRef{0, 1}, c10::optional<int64_t>(2), false));
     MESSAGE("skipped on LibTorch 1.13: a fractional correction (Scalar? correction is 2.x's signature)");
 }
 #endif

@@ -62,9 +62,9 @@ Input upload(const at::Tensor& ref, bool requires_grad) {
     if (ref.scalar_type() == at::kBool) {
         const at::Tensor b = flat.to(at::kByte);
         h = plugin()
-                .runtime("rt_torch_from_bool", {bools(std::vector<bool>(b.data_ptr<uint8_t>(),
-                                                                       b.data_ptr<uint8_t>() + b.numel())),
-                                                shape, ""})
+                .runtime(
+                    "rt_torch_from_bool",
+                    {bools(std::vector<bool>(b.data_ptr<uint8_t>(), b.data_ptr<uint8_t>() + b.numel())), shape, ""})
                 .as_i64();
     } else if (at::isIntegralType(ref.scalar_type(), false)) {
         const at::Tensor l = flat.to(at::kLong);
@@ -147,8 +147,7 @@ void expect_still_works() {
     expect_op("rt_torch_add_Tensor", {a.h, b.h}, at::add(a.ref, b.ref));
 }
 
-LeakChecked::LeakChecked()
-    : live_at_start_(plugin().live_handles()), results_mark_(plugin().results_seen()) {}
+LeakChecked::LeakChecked() : live_at_start_(plugin().live_handles()), results_mark_(plugin().results_seen()) {}
 
 LeakChecked::~LeakChecked() {
     try {

@@ -29,10 +29,10 @@ plugin_host::Plugin& plugin();
 // Whether this build's LibTorch has the entry point. Operators differ between
 // LibTorch versions: a test of one that is missing says so and skips it by name.
 bool has_op(const std::string& name);
-#define SKIP_UNLESS_OP(name)                                                  \
-    if (!plugin_test::has_op(name)) {                                         \
-        MESSAGE("skipped: this LibTorch has no operator for " << (name));     \
-        return;                                                               \
+#define SKIP_UNLESS_OP(name)                                                                                           \
+    if (!plugin_test::has_op(name)) {                                                                                  \
+        MESSAGE("skipped: this LibTorch has no operator for " << (name));                                              \
+        return;                                                                                                        \
     }
 
 // Shorthands for plugin().op / op_handle / try_op.
@@ -66,8 +66,8 @@ std::vector<int64_t> handles_of(const Value& array);
 // Checks dtype, shape and values of a plugin result against the ATen reference.
 void expect_same(int64_t handle, const at::Tensor& expected, double rtol = 1e-5, double atol = 1e-6);
 // op_handle(name, args) then expect_same.
-void expect_op(const std::string& name, const std::vector<Arg>& args, const at::Tensor& expected,
-               double rtol = 1e-5, double atol = 1e-6);
+void expect_op(const std::string& name, const std::vector<Arg>& args, const at::Tensor& expected, double rtol = 1e-5,
+               double atol = 1e-6);
 
 // Checks that a call failed and that its message holds every fragment.
 void expect_error(const Outcome& outcome, std::initializer_list<std::string> fragments);

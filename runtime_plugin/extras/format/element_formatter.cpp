@@ -67,9 +67,12 @@ ElementFormatter::ElementFormatter(const at::Tensor& shown, const PrintOptions& 
 
     for (double v : nonzero_finite) {
         size_t length;
-        if (sci_mode_) length = python_scientific(v, options_.precision).size();
-        else if (int_mode_) length = python_fixed(v, 0).size() + 1; // the "." that marks a float
-        else length = python_fixed(v, options_.precision).size();
+        if (sci_mode_)
+            length = python_scientific(v, options_.precision).size();
+        else if (int_mode_)
+            length = python_fixed(v, 0).size() + 1; // the "." that marks a float
+        else
+            length = python_fixed(v, options_.precision).size();
         max_width_ = std::max(max_width_, length);
     }
 }

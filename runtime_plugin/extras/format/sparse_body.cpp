@@ -15,7 +15,8 @@ namespace {
 // added when it is empty), or "..." for a meta tensor.
 std::string component(const std::string& prefix, const at::Tensor& part, bool is_meta, int64_t indent,
                       const PrintOptions& options) {
-    std::string text = is_meta ? "..." : tensor_body(part.detach(), indent + static_cast<int64_t>(prefix.size()), options);
+    std::string text =
+        is_meta ? "..." : tensor_body(part.detach(), indent + static_cast<int64_t>(prefix.size()), options);
     if (is_meta || part.numel() == 0) text += ", size=" + python_tuple(part.sizes());
     return prefix + text + ")";
 }

@@ -102,12 +102,14 @@ std::string str_with_formatter(const at::Tensor& self, int64_t indent, bool summ
     const int64_t n = self.size(0), edge = options.edgeitems;
     std::vector<std::string> slices;
     if (summarize && n > 2 * edge) {
-        for (int64_t i = 0; i < edge; ++i) slices.push_back(str_with_formatter(self[i], indent + 1, summarize, f, options));
+        for (int64_t i = 0; i < edge; ++i)
+            slices.push_back(str_with_formatter(self[i], indent + 1, summarize, f, options));
         slices.push_back("...");
         for (int64_t i = n - edge; i < n; ++i)
             slices.push_back(str_with_formatter(self[i], indent + 1, summarize, f, options));
     } else {
-        for (int64_t i = 0; i < n; ++i) slices.push_back(str_with_formatter(self[i], indent + 1, summarize, f, options));
+        for (int64_t i = 0; i < n; ++i)
+            slices.push_back(str_with_formatter(self[i], indent + 1, summarize, f, options));
     }
     return bracketed(joined(slices, line_break(dim - 1, indent + 1)));
 }

@@ -155,8 +155,10 @@ std::string tensor_repr(const at::Tensor& inp, const PrintOptions& options) {
     if (self.layout() != c10::kStrided && !self.is_nested()) suffixes.push_back("layout=" + layout_text(self.layout()));
 
     // grad_fn and requires_grad belong to the tensor given, not to its detached alias.
-    if (const std::optional<std::string> name = grad_fn_text(inp)) suffixes.push_back("grad_fn=<" + *name + ">");
-    else if (inp.requires_grad()) suffixes.push_back("requires_grad=True");
+    if (const std::optional<std::string> name = grad_fn_text(inp))
+        suffixes.push_back("grad_fn=<" + *name + ">");
+    else if (inp.requires_grad())
+        suffixes.push_back("requires_grad=True");
 
     // A COO tensor's body ends in its values; the suffixes start on a new line.
     return with_suffixes(prefix + body, suffixes, indent, /*force_newline=*/self.is_sparse(), options);
