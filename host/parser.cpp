@@ -1,6 +1,8 @@
 // Tokens to the syntax tree (recursive descent; operators from one precedence table).
 #include "parser.h"
 
+#include "token_cursor.h"
+
 #include <cctype>
 
 #include "diagnostics.h"
@@ -14,37 +16,25 @@ using namespace ast;
 
 namespace {
 
-class Parser {
+// The parser's tokens, a base so that they exist before the cursor over them.
+struct ParserTokens {
+    explicit ParserTokens(std::vector<Token> toks) : toks_(std::move(toks)) {}
+    std::vector<Token> toks_;
+    size_t pos_ = 0;
+};
+
+class Parser : private ParserTokens, private TokenCursor {
 public:
-    Parser(const SourceFile& file, std::vector<Token> tokens) : file_(file), toks_(std::move(tokens)) {}
+    Parser(const SourceFile& file, std::vector<Token> tokens)
+        : ParserTokens(std::move(tokens)), TokenCursor(toks_, pos_), file_(file) {}
 
     std::unique_ptr<Module> parse_file();
     ExprPtr parse_fragment(); // one expression then end of input
 
 private:
-    // ---- token access
-    const Token& cur() const { return toks_[pos_]; }
-    const Token& peek(size_t k = 1) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
-    bool at(Tok t) const { return cur().kind == t; }
+    // ---- token access (cur, peek, at, advance, accept, expect: TokenCursor)
     bool at_ident(std::string_view name) const { return at(Tok::Ident) && cur().text == name; }
-    const Token& advance() {
-        const Token& t = toks_[pos_];
-        if (pos_ + 1 < toks_.size()) ++pos_;
-        return t;
-    }
-    bool accept(Tok t) {
-        if (!at(t)) return false;
-        advance();
-        return true;
-    }
-    const Token& expect(Tok t, const std::string& what) {
-        if (!at(t)) fail_expected(what);
-        return advance();
-    }
     std::string expect_ident(const std::string& what) { return std::string(expect(Tok::Ident, what).text); }
-    [[noreturn]] void fail_expected(const std::string& what) const {
-        throw_error(ErrorKind::Syntax, cur().loc, "expected " + what + ", found " + describe_token(cur()));
-    }
     [[noreturn]] void fail_at(SourceLoc loc, const std::string& msg) const { throw_error(ErrorKind::Syntax, loc, msg); }
     bool prev_was_dedent() const { return pos_ > 0 && toks_[pos_ - 1].kind == Tok::Dedent; }
 
@@ -101,8 +91,6 @@ private:
     std::string source_between(const Token& first, const Token& last) const;
 
     const SourceFile& file_;
-    std::vector<Token> toks_;
-    size_t pos_ = 0;
     std::vector<StmtPtr> pending_exports_; // from `export fn ...`, appended after the declaration
 };
 

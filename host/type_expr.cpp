@@ -4,17 +4,17 @@
 
 #include "diagnostics.h"
 #include "lexer.h"
+#include "token_cursor.h"
 
 namespace spl {
 
 namespace {
 
-// A cursor over the parser's tokens with the parser's own rules: the last
-// token (Eof) is never stepped past, and a wrong token is reported as the
-// parser reports it.
-class TypeGrammar {
+// The one type grammar, over the parser's tokens (or a plugin signature's),
+// stepping and reporting errors as the parser does (TokenCursor).
+class TypeGrammar : private TokenCursor {
 public:
-    TypeGrammar(const std::vector<Token>& toks, size_t& pos) : toks_(toks), pos_(pos) {}
+    TypeGrammar(const std::vector<Token>& toks, size_t& pos) : TokenCursor(toks, pos) {}
 
     TypePtr type() {
         auto t = std::make_shared<TypeExpr>();
@@ -70,26 +70,6 @@ private:
             if (!accept(Tok::Comma)) break;
         }
     }
-    const Token& cur() const { return toks_[pos_]; }
-    const Token& peek() const { return toks_[std::min(pos_ + 1, toks_.size() - 1)]; }
-    bool at(Tok t) const { return cur().kind == t; }
-    const Token& advance() {
-        const Token& t = toks_[pos_];
-        if (pos_ + 1 < toks_.size()) ++pos_;
-        return t;
-    }
-    bool accept(Tok t) {
-        if (!at(t)) return false;
-        advance();
-        return true;
-    }
-    const Token& expect(Tok t, const std::string& what) {
-        if (!at(t)) throw_error(ErrorKind::Syntax, cur().loc, "expected " + what + ", found " + describe_token(cur()));
-        return advance();
-    }
-
-    const std::vector<Token>& toks_;
-    size_t& pos_;
 };
 
 void join(std::string& out, const std::vector<TypePtr>& items) {
