@@ -36,10 +36,7 @@ if [ "${SPL_TORCH_SKIP_DEBIAN:-0}" != 1 ]; then
   ninja -C build-1.13 -j"$(nproc)" runtime_plugin/libspl_torch.so tests/plugin/test_plugin \
     tests/plugin/test_cuda_linkage tests/headers/test_headers >/dev/null
 fi
-# build-asan/: everything again with ASan + UBSan (scripts/sanitize.sh), for
-# scripts/test.sh to run every suite under the sanitizers. The longest build:
-# SPL_TORCH_SKIP_SANITIZE=1 leaves it out.
-if [ "${SPL_TORCH_SKIP_SANITIZE:-0}" != 1 ]; then
-  scripts/sanitize.sh --build-only
-fi
-echo "setup: done (LibTorch $PIN in build/ and, sanitized, build-asan/; Debian's LibTorch in build-1.13/)"
+# The sanitized build-asan/ is built by scripts/test.sh (through
+# scripts/sanitize.sh), not here: it is the longest build, and running an
+# example does not need it.
+echo "setup: done (LibTorch $PIN in build/, Debian's LibTorch in build-1.13/)"
