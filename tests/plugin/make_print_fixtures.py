@@ -307,6 +307,8 @@ def main():
             "#pragma once\n\n"
             "#include <cmath>\n#include <cstddef>\n#include <cstdint>\n#include <string>\n#include <vector>\n\n"
             "namespace print_fixtures {\n\n"
+            "// The LibTorch these texts come from: only a plugin on another one may skip a case.\n"
+            "inline constexpr const char* kLibTorchVersion = \"" + torch.__version__.split("+")[0] + "\";\n\n"
             "struct Case {\n"
             "    const char* name;\n"
             "    const char* dtype;               // dtype of the base tensor\n"

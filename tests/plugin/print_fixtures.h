@@ -10,6 +10,9 @@
 
 namespace print_fixtures {
 
+// The LibTorch these texts come from: only a plugin on another one may skip a case.
+inline constexpr const char* kLibTorchVersion = "2.15.0";
+
 struct Case {
     const char* name;
     const char* dtype;               // dtype of the base tensor

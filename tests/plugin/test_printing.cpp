@@ -70,8 +70,10 @@ int64_t apply_step(const std::string& step, int64_t h) {
 // Why a case cannot be built on this LibTorch (an older one lacks a dtype, an
 // operator or an overload its recipe needs: 1.13 has no float8 and no
 // to_sparse(layout)), or "" when it can. Only these reasons skip a case; any
-// other failure to build it fails the test.
+// other failure to build it fails the test, and on the fixtures' own
+// LibTorch nothing may be missing, so there every case runs.
 std::string missing_here(const std::string& error) {
+    if (plugin().runtime("rt_torch_version").as_text() == print_fixtures::kLibTorchVersion) return "";
     for (const char* reason :
          {"unknown dtype '", "the tests know no dtype '", "the plugin has no function ", " were given; signature: "})
         if (error.find(reason) != std::string::npos) return error;
