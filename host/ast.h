@@ -348,6 +348,7 @@ enum class StmtKind : uint8_t {
     Class,
     Enum,
     Impl,
+    Trait,
     Extern,
     Use,
     Export,
@@ -500,12 +501,25 @@ struct EnumDecl : Stmt {
     Value* global = nullptr;
 };
 
-// `impl Name:` and `impl Trait for Name:`.
+// `impl Name:` and `impl Trait for Name:` (the latter also without a body).
 struct ImplDecl : Stmt {
     ImplDecl(SourceLoc l) : Stmt(StmtKind::Impl, l) {}
     std::string target;
+    std::string trait; // "" for a plain `impl Name:`
     std::vector<std::unique_ptr<FnProto>> methods;
-    Value* global = nullptr; // the class or enum extended
+    Value* global = nullptr;       // the class or enum extended
+    Value* trait_global = nullptr; // the trait, when `trait` is set
+};
+
+// `trait Name:` — methods with bodies are default methods, given by
+// `impl Name for C` to a class that does not define them; methods without a
+// body (`fn forward(x: Tensor) -> Tensor`) are required.
+struct TraitDecl : Stmt {
+    TraitDecl(SourceLoc l) : Stmt(StmtKind::Trait, l) {}
+    std::string name;
+    std::vector<std::unique_ptr<FnProto>> methods; // with bodies
+    std::vector<std::string> required;             // names of the methods without a body
+    Value* global = nullptr;
 };
 
 struct ExternDecl : Stmt {

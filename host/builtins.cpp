@@ -132,6 +132,7 @@ double d_exp(double x) { return std::exp(x); }
 double d_log(double x) { return std::log(x); }
 double d_floor(double x) { return std::floor(x); }
 double d_ceil(double x) { return std::ceil(x); }
+double d_erf(double x) { return std::erf(x); }
 
 Value b_args(Interpreter& in, ArgList&, SourceLoc) {
     std::vector<Value> out;
@@ -146,6 +147,33 @@ Value b_live_objects(Interpreter& in, ArgList& args, SourceLoc loc) {
         cls = str_of(args[0]);
     }
     return Value::integer(in.live_instances(cls));
+}
+
+// fields_of(obj): an instance's fields as [(name, value)] in declaration
+// order — what nn's Module reads to find parameters and children, as
+// PyTorch's Module walks its __dict__ in assignment order.
+Value b_fields_of(Interpreter& in, ArgList& args, SourceLoc loc) {
+    if (!args[0].is(ObjType::Instance))
+        runtime_error(loc, "fields_of() needs a class or struct instance, got " + in.type_name(args[0]));
+    const auto* inst = args[0].as<InstanceObj>();
+    std::vector<Value> out;
+    out.reserve(inst->cls->field_names.size());
+    for (size_t i = 0; i < inst->cls->field_names.size(); ++i)
+        out.push_back(make_tuple({make_str(inst->cls->field_names[i]), inst->fields[i]}));
+    return make_array(std::move(out));
+}
+
+// set_field(obj, name, value): Python's setattr for a declared field (what
+// Module.to() uses to replace a parameter with its converted copy).
+Value b_set_field(Interpreter& in, ArgList& args, SourceLoc loc) {
+    if (!args[0].is(ObjType::Instance))
+        runtime_error(loc, "set_field() needs a class or struct instance, got " + in.type_name(args[0]));
+    if (!args[1].is(ObjType::Str)) runtime_error(loc, "set_field() takes the field's name as text");
+    auto* inst = args[0].as<InstanceObj>();
+    int f = inst->cls->field_index(str_of(args[1]));
+    if (f < 0) runtime_error(loc, inst->cls->name + " has no field `" + str_of(args[1]) + "`");
+    inst->fields[static_cast<size_t>(f)] = args[2];
+    return Value();
 }
 
 Value b_clock(Interpreter&, ArgList&, SourceLoc) {
@@ -177,6 +205,9 @@ std::vector<BuiltinDef> make_table() {
         {"log", math1<d_log>, 1, 1, false, true},
         {"floor", math1<d_floor>, 1, 1, false, true},
         {"ceil", math1<d_ceil>, 1, 1, false, true},
+        {"erf", math1<d_erf>, 1, 1, false, true},
+        {"fields_of", b_fields_of, 1, 1, false},
+        {"set_field", b_set_field, 3, 3, false},
         {"args", b_args, 0, 0, false},
         {"live_objects", b_live_objects, 0, 1, false},
         {"clock", b_clock, 0, 0, false},

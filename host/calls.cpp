@@ -37,7 +37,23 @@ Value Interpreter::call(const Value& callee, ArgList& args, SourceLoc loc, ArgPl
             return def->fn(*this, args, loc);
         }
         case ObjType::Extern: return call_extern(*this, *callee.as<ExternObj>(), args, plan, loc);
-        case ObjType::Class: return construct(callee.as<ClassObj>(), args, loc, plan);
+        case ObjType::Class: {
+            // `C(args)` runs `static fn new` when C has one, except inside C's
+            // own methods, where `C(field: v)` / `Self(...)` builds the
+            // instance from its fields (the real Simple's constructor rule).
+            auto* cls = callee.as<ClassObj>();
+            auto ctor = cls->statics.find("new");
+            if (ctor != cls->statics.end() && !(frame_ && frame_->owner == cls))
+                return call_function(ctor->second, nullptr, args, plan, site, loc);
+            return construct(cls, args, loc, plan);
+        }
+        case ObjType::Instance: {
+            // `m(x)` calls `m.call(x)`: Python's __call__ (nn modules run hooks, then forward).
+            Value method = find_method(callee, "call");
+            if (method.is_nil())
+                runtime_error(loc, "a " + type_name(callee) + " cannot be called: its class has no `call` method");
+            return call_function(method, &callee, args, plan, site, loc);
+        }
         case ObjType::VariantCtor: {
             auto* c = callee.as<VariantCtorObj>();
             return construct_variant(c->type, c->index, args, loc);
@@ -151,7 +167,7 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
     const FnProto& p = *fn->proto;
     const size_t nparams = p.params.size();
     const uint32_t base = p.is_method ? 1 : 0;
-    CallFrame frame{nullptr, fn->upvalues.data(), &p, {}};
+    CallFrame frame{nullptr, fn->upvalues.data(), &p, {}, fn->owner};
     Value result;
     {
         StackWindow window(*this, p.nslots);
@@ -313,6 +329,7 @@ void Interpreter::apply_impl(const ImplDecl& d) {
     if (target.is(ObjType::Class)) {
         auto* cls = target.as<ClassObj>();
         for (const auto& m : d.methods) cls->add_method(m->name, make_function(*m, cls), m->is_static);
+        if (d.trait_global) give_trait_defaults(cls, d);
     } else if (target.is(ObjType::Enum)) {
         auto* en = target.as<EnumObj>();
         for (const auto& m : d.methods) {
@@ -323,6 +340,31 @@ void Interpreter::apply_impl(const ImplDecl& d) {
     } else {
         runtime_error(d.loc, "`impl " + d.target + "`: " + d.target + " is not a class or enum");
     }
+}
+
+void Interpreter::create_trait(const TraitDecl& d) {
+    Value v(new TraitObj(d.name, &d));
+    types_.push_back(v);
+    *d.global = std::move(v);
+}
+
+// `impl Trait for C`: C gets every default method of the trait that it does
+// not define itself (in its body or an earlier `impl` block); a method the
+// trait requires and C lacks is an error here, not at the first call.
+void Interpreter::give_trait_defaults(ClassObj* cls, const ImplDecl& d) {
+    const Value& t = *d.trait_global;
+    if (!t.is(ObjType::Trait))
+        runtime_error(d.loc, "`impl " + d.trait + " for " + d.target + "`: " + d.trait + " is not a trait");
+    const auto* trait = t.as<TraitObj>();
+    cls->traits.push_back(trait);
+    for (const auto& m : trait->decl->methods) {
+        auto& table = m->is_static ? cls->statics : cls->methods;
+        if (!table.count(m->name)) cls->add_method(m->name, make_function(*m, cls), m->is_static);
+    }
+    for (const std::string& name : trait->decl->required)
+        if (!cls->methods.count(name) && !cls->statics.count(name))
+            runtime_error(d.loc, cls->name + " does not define `" + name + "`, which the trait " + trait->name +
+                                     " requires");
 }
 
 } // namespace spl

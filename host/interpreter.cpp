@@ -144,6 +144,7 @@ void Interpreter::execute_module(ModuleObj& m) {
         }
         case ast::StmtKind::Class: create_class(static_cast<const ast::ClassDecl&>(*s), m); break;
         case ast::StmtKind::Enum: create_enum(static_cast<const ast::EnumDecl&>(*s), m); break;
+        case ast::StmtKind::Trait: create_trait(static_cast<const ast::TraitDecl&>(*s)); break;
         default: break;
         }
     }

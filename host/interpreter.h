@@ -71,6 +71,7 @@ struct CallFrame {
     const Value* upvals;
     const ast::FnProto* proto;
     Value ret;
+    const Obj* owner = nullptr; // the class of a method running here (constructors: see Interpreter::call)
 };
 
 struct HostOptions {
@@ -210,6 +211,8 @@ private:
     void create_class(const ast::ClassDecl& d, ModuleObj& m);
     void create_enum(const ast::EnumDecl& d, ModuleObj& m);
     void apply_impl(const ast::ImplDecl& d);
+    void create_trait(const ast::TraitDecl& d);
+    void give_trait_defaults(ClassObj* cls, const ast::ImplDecl& d);
     Value make_function(const ast::FnProto& proto, const Obj* owner);
 
     // Value stack

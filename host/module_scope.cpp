@@ -84,6 +84,7 @@ void ScopeBuilder::collect() {
         }
         case StmtKind::Class: define_global(static_cast<ClassDecl&>(s).name, s.loc, false, true); break;
         case StmtKind::Enum: define_global(static_cast<EnumDecl&>(s).name, s.loc, false, true); break;
+        case StmtKind::Trait: define_global(static_cast<TraitDecl&>(s).name, s.loc, false, true); break;
         case StmtKind::Extern: define_global(static_cast<ExternDecl&>(s).name, s.loc, false, true); break;
         case StmtKind::Let: {
             auto& let = static_cast<Let&>(s);
@@ -121,6 +122,7 @@ void ScopeBuilder::collect() {
         case StmtKind::Fn: static_cast<FnDecl&>(s).global = global_slot(static_cast<FnDecl&>(s).proto->name); break;
         case StmtKind::Class: static_cast<ClassDecl&>(s).global = global_slot(static_cast<ClassDecl&>(s).name); break;
         case StmtKind::Enum: static_cast<EnumDecl&>(s).global = global_slot(static_cast<EnumDecl&>(s).name); break;
+        case StmtKind::Trait: static_cast<TraitDecl&>(s).global = global_slot(static_cast<TraitDecl&>(s).name); break;
         case StmtKind::Extern:
             static_cast<ExternDecl&>(s).global = global_slot(static_cast<ExternDecl&>(s).name);
             break;

@@ -143,12 +143,18 @@ struct ClassObj : Obj {
             if (n == op_method_name(static_cast<Op>(i))) ops[i] = slot;
     }
     const Value& op(Op o) const { return ops[static_cast<size_t>(o)]; }
+    bool implements(const Obj* trait) const {
+        for (const Obj* t : traits)
+            if (t == trait) return true;
+        return false;
+    }
 
     const std::string name;
     const ast::ClassDecl* decl;
     DropRunner* dropper;
     std::vector<std::string> field_names;
     std::unordered_map<std::string, int> field_slots;
+    std::vector<const Obj*> traits; // TraitObjs named by `impl Trait for` this class
     std::unordered_map<std::string, Value> methods; // FunctionObj or OverloadSetObj, called with self
     std::unordered_map<std::string, Value> statics; // FunctionObj or OverloadSetObj, called without self
     std::unordered_set<std::string> properties;     // `@property` methods: `obj.name` calls them
@@ -214,6 +220,14 @@ struct VariantInfo {
     std::string name;
     std::vector<std::string> field_names; // "" for positional payload slots
     size_t arity() const { return field_names.size(); }
+};
+
+// A trait: its default methods, which `impl Trait for C` gives to C where C
+// does not define them, and the names of the methods it requires.
+struct TraitObj : Obj {
+    TraitObj(std::string n, const ast::TraitDecl* d) : Obj(ObjType::Trait), name(std::move(n)), decl(d) {}
+    const std::string name;
+    const ast::TraitDecl* decl;
 };
 
 // A user enum, or one of the built-in Option / Result.

@@ -51,17 +51,18 @@ private:
     void parse_match_arms(std::vector<MatchArm>& arms);
     StmtPtr parse_let();
     StmtPtr parse_fn_decl();
-    std::unique_ptr<FnProto> parse_fn_proto(bool method_context);
+    std::unique_ptr<FnProto> parse_fn_proto(bool method_context, bool* has_body = nullptr);
     void parse_params(std::vector<Param>& params, bool allow_self);
     bool skip_body_filler();
-    std::unique_ptr<FnProto> parse_method_member(bool allow_me);
+    std::unique_ptr<FnProto> parse_method_member(bool allow_me, bool* has_body = nullptr);
     StmtPtr parse_class(bool is_struct);
     StmtPtr parse_enum();
     StmtPtr parse_impl();
+    StmtPtr parse_trait();
     StmtPtr parse_extern();
     StmtPtr parse_use(bool is_export);
     StmtPtr parse_export();
-    StmtPtr skip_block_statement(SourceLoc loc); // trait, type alias
+    StmtPtr skip_block_statement(SourceLoc loc); // type alias
     void skip_generics();
     StmtPtr parse_block_call(); // describe "x": ..., before_each: ...
 
@@ -173,7 +174,7 @@ StmtPtr Parser::parse_statement() {
     case Tok::KwStruct: return parse_class(true);
     case Tok::KwEnum: return parse_enum();
     case Tok::KwImpl: return parse_impl();
-    case Tok::KwTrait: return skip_block_statement(loc);
+    case Tok::KwTrait: return parse_trait();
     case Tok::KwIf: return parse_if_stmt();
     case Tok::KwWhile: return parse_while();
     case Tok::KwFor: return parse_for();
@@ -402,13 +403,22 @@ void Parser::parse_params(std::vector<Param>& params, bool allow_self) {
     expect(Tok::RParen, "`,` or `)` in the parameter list");
 }
 
-std::unique_ptr<FnProto> Parser::parse_fn_proto(bool method_context) {
+// has_body non-null (a trait's method): a signature without `:` and body is
+// allowed, and *has_body says which it was.
+std::unique_ptr<FnProto> Parser::parse_fn_proto(bool method_context, bool* has_body) {
     auto proto = std::make_unique<FnProto>();
     proto->loc = cur().loc;
     proto->name = expect_ident("a function name");
     skip_generics();
     parse_params(proto->params, method_context);
     if (accept(Tok::Arrow)) proto->return_type = parse_type();
+    if (has_body) {
+        *has_body = !at(Tok::Newline) && !at(Tok::Eof) && !at(Tok::Dedent);
+        if (!*has_body) {
+            end_statement();
+            return proto;
+        }
+    }
     expect(Tok::Colon, "`:` before the function body");
     proto->body = parse_branch_body();
     return proto;
@@ -454,7 +464,7 @@ bool Parser::skip_body_filler() {
 // `[static] fn name(...)` (or, when allow_me, `me name(...)`) in a class,
 // enum or impl body; null, consuming nothing, when no method starts here.
 // Shared so every body marks its methods static / method / me the same way.
-std::unique_ptr<FnProto> Parser::parse_method_member(bool allow_me) {
+std::unique_ptr<FnProto> Parser::parse_method_member(bool allow_me, bool* has_body) {
     // `@property` / `@name.setter` on the line before a method (class and impl
     // bodies only): field syntax then calls it (see "Properties" in README.md).
     std::string accessor, setter_of;
@@ -482,7 +492,7 @@ std::unique_ptr<FnProto> Parser::parse_method_member(bool allow_me) {
         if (!accessor.empty()) fail_expected("a method after the decorator");
         return nullptr;
     }
-    auto m = parse_fn_proto(true);
+    auto m = parse_fn_proto(true, has_body);
     m->is_static = is_static;
     m->is_method = !is_static;
     m->is_me = is_me;
@@ -598,8 +608,13 @@ StmtPtr Parser::parse_impl() {
     s->target = expect_ident("the name of the class to extend");
     skip_generics();
     if (accept(Tok::KwFor)) {
+        s->trait = s->target;
         s->target = expect_ident("the name of the class to extend");
         skip_generics();
+    }
+    if (!s->trait.empty() && (at(Tok::Newline) || at(Tok::Eof))) { // `impl Module for Net`: the trait's defaults only
+        end_statement();
+        return s;
     }
     expect(Tok::Colon, "`:` after `impl ...`");
     expect(Tok::Newline, "end of line");
@@ -611,6 +626,30 @@ StmtPtr Parser::parse_impl() {
         auto m = parse_method_member(/*allow_me=*/true);
         if (!m) fail_expected("`fn` in an impl block");
         s->methods.push_back(std::move(m));
+    }
+    accept(Tok::Dedent);
+    return s;
+}
+
+StmtPtr Parser::parse_trait() {
+    auto s = std::make_unique<TraitDecl>(cur().loc);
+    advance();
+    s->name = expect_ident("a trait name");
+    skip_generics();
+    expect(Tok::Colon, "`:` after the trait name");
+    expect(Tok::Newline, "end of line");
+    expect(Tok::Indent, "indented methods");
+    while (!at(Tok::Dedent) && !at(Tok::Eof)) {
+        if (accept(Tok::Newline)) continue;
+        if (skip_body_filler()) continue;
+        if (at_ident("pub")) advance();
+        bool has_body = true;
+        auto m = parse_method_member(/*allow_me=*/true, &has_body);
+        if (!m) fail_expected("`fn` in a trait");
+        if (has_body)
+            s->methods.push_back(std::move(m));
+        else
+            s->required.push_back(m->name);
     }
     accept(Tok::Dedent);
     return s;
@@ -648,7 +687,7 @@ StmtPtr Parser::parse_export() {
     SourceLoc loc = cur().loc;
     advance();
     if (at(Tok::KwUse)) return parse_use(true);
-    if (at(Tok::KwFn) || at(Tok::KwClass) || at(Tok::KwStruct) || at(Tok::KwEnum) || at(Tok::KwExtern) ||
+    if (at(Tok::KwFn) || at(Tok::KwClass) || at(Tok::KwStruct) || at(Tok::KwEnum) || at(Tok::KwTrait) || at(Tok::KwExtern) ||
         at(Tok::KwVal) || at(Tok::KwVar)) {
         // `export fn f...`: the declaration, plus an Export of its name.
         // The resolver reads the name back from the declaration.
@@ -659,6 +698,7 @@ StmtPtr Parser::parse_export() {
         case StmtKind::Fn: name = static_cast<FnDecl&>(*decl).proto->name; break;
         case StmtKind::Class: name = static_cast<ClassDecl&>(*decl).name; break;
         case StmtKind::Enum: name = static_cast<EnumDecl&>(*decl).name; break;
+        case StmtKind::Trait: name = static_cast<TraitDecl&>(*decl).name; break;
         case StmtKind::Extern: name = static_cast<ExternDecl&>(*decl).name; break;
         case StmtKind::Let: {
             auto& let = static_cast<Let&>(*decl);

@@ -471,9 +471,18 @@ void Resolver::resolve_stmt(Stmt& s) {
         int g = m_.find_global(d.target);
         if (g < 0) fail(s.loc, "`impl` for an unknown type `" + d.target + "`");
         d.global = &m_.globals[g];
+        if (!d.trait.empty()) {
+            int t = m_.find_global(d.trait);
+            if (t < 0) fail(s.loc, "`impl " + d.trait + " for " + d.target + "`: unknown trait `" + d.trait + "`");
+            d.trait_global = &m_.globals[t];
+        }
         resolve_methods(d.methods, d.target);
         break;
     }
+    case StmtKind::Trait:
+        if (!at_module_top()) fail(s.loc, "traits can only be declared at the top level of a module");
+        resolve_methods(static_cast<TraitDecl&>(s).methods, static_cast<TraitDecl&>(s).name);
+        break;
     case StmtKind::Extern: {
         auto& d = static_cast<ExternDecl&>(s);
         if (!at_module_top()) fail(s.loc, "`extern fn` can only appear at the top level of a module");

@@ -94,6 +94,8 @@ bool type_accepts(const TypeSpec& t, const Value& v, bool overload, bool* inside
         const Value& type = *t.named;
         if (type.is(ObjType::Class)) return v.is(ObjType::Instance) && v.as<InstanceObj>()->cls == type.obj();
         if (type.is(ObjType::Enum)) return v.is(ObjType::Variant) && v.as<VariantObj>()->type == type.obj();
+        if (type.is(ObjType::Trait)) // an instance of a class with `impl Trait for C`
+            return v.is(ObjType::Instance) && v.as<InstanceObj>()->cls->implements(type.obj());
         return true;
     }
     case Kind::Array: {

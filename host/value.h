@@ -36,6 +36,7 @@ enum class ObjType : uint8_t {
     Module,
     Expectation,
     Overloads,
+    Trait,
 };
 
 class Obj {
