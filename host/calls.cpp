@@ -5,6 +5,8 @@
 #include "interpreter.h"
 #include "overloads.h"
 
+#include <unordered_set>
+
 namespace spl {
 
 using namespace ast;
@@ -357,10 +359,14 @@ void Interpreter::give_trait_defaults(ClassObj* cls, const ImplDecl& d) {
         runtime_error(d.loc, "`impl " + d.trait + " for " + d.target + "`: " + d.trait + " is not a trait");
     const auto* trait = t.as<TraitObj>();
     cls->traits.push_back(trait);
-    for (const auto& m : trait->decl->methods) {
-        auto& table = m->is_static ? cls->statics : cls->methods;
-        if (!table.count(m->name)) cls->add_method(m->name, make_function(*m, cls), m->is_static);
-    }
+    // Decided against what C had before any default was added, so that a
+    // trait's overloads of one name all come along.
+    std::unordered_set<std::string> own;
+    for (const auto& [name, fn] : cls->methods) own.insert(name);
+    for (const auto& [name, fn] : cls->statics) own.insert("static " + name);
+    for (const auto& m : trait->decl->methods)
+        if (!own.count(m->is_static ? "static " + m->name : m->name))
+            cls->add_method(m->name, make_function(*m, cls), m->is_static);
     for (const std::string& name : trait->decl->required)
         if (!cls->methods.count(name) && !cls->statics.count(name))
             runtime_error(d.loc, cls->name + " does not define `" + name + "`, which the trait " + trait->name +
