@@ -76,9 +76,11 @@ int64_t int_pow(int64_t base, int64_t exp) {
     return static_cast<int64_t>(result);
 }
 
+// Class instances are keys by identity, as Python's objects without __hash__
+// (lib.torch.nn keeps per-module hooks in a dict keyed by the module).
 bool is_hashable(const Value& v) {
     if (!v.is_obj()) return true;
-    if (v.is(ObjType::Str)) return true;
+    if (v.is(ObjType::Str) || v.is(ObjType::Instance)) return true;
     if (v.is(ObjType::Tuple)) {
         for (const Value& x : v.as<TupleObj>()->items)
             if (!is_hashable(x)) return false;
@@ -420,7 +422,7 @@ Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc
     }
     if (obj.is(ObjType::Dict)) {
         if (!is_hashable(key))
-            runtime_error(loc, "a dictionary key must be a number, text or tuple, found " + type_name(key));
+            runtime_error(loc, "a dictionary key must be a number, text, tuple or class instance, found " + type_name(key));
         const Value* v = obj.as<DictObj>()->find(key);
         if (!v) runtime_error(loc, "key " + repr(key, loc) + " not found (use .get(key) for an optional lookup)");
         return *v;
