@@ -679,6 +679,7 @@ StmtPtr Parser::parse_use(bool is_export) {
         }
         s->path.push_back(expect_ident("a module name"));
     }
+    if (!s->star && s->names.empty() && accept(Tok::KwAs)) s->alias = expect_ident("a name after `as`");
     end_statement();
     return s;
 }
