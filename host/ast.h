@@ -549,7 +549,7 @@ struct Use : Stmt {
     std::vector<SourceLoc> name_locs;
     bool star = false;
     bool is_export = false;
-    std::string alias; // `use lib.torch.nn.functional as F`
+    std::string alias;                // `use lib.torch.nn.functional as F`
     std::vector<UseBinding> bindings; // filled by the module loader
 };
 

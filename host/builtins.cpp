@@ -176,6 +176,10 @@ Value b_set_field(Interpreter& in, ArgList& args, SourceLoc loc) {
     return Value();
 }
 
+// extern_calls(): how many plugin functions the program has called (what a
+// benchmark reports as boundary crossings per step).
+Value b_extern_calls(Interpreter& in, ArgList&, SourceLoc) { return Value::integer(in.extern_calls); }
+
 Value b_clock(Interpreter&, ArgList&, SourceLoc) {
     auto now = std::chrono::steady_clock::now().time_since_epoch();
     return Value::number(std::chrono::duration<double>(now).count());
@@ -208,6 +212,7 @@ std::vector<BuiltinDef> make_table() {
         {"erf", math1<d_erf>, 1, 1, false, true},
         {"fields_of", b_fields_of, 1, 1, false},
         {"set_field", b_set_field, 3, 3, false},
+        {"extern_calls", b_extern_calls, 0, 0, false},
         {"args", b_args, 0, 0, false},
         {"live_objects", b_live_objects, 0, 1, false},
         {"clock", b_clock, 0, 0, false},

@@ -369,8 +369,8 @@ void Interpreter::give_trait_defaults(ClassObj* cls, const ImplDecl& d) {
             cls->add_method(m->name, make_function(*m, cls), m->is_static);
     for (const std::string& name : trait->decl->required)
         if (!cls->methods.count(name) && !cls->statics.count(name))
-            runtime_error(d.loc, cls->name + " does not define `" + name + "`, which the trait " + trait->name +
-                                     " requires");
+            runtime_error(d.loc,
+                          cls->name + " does not define `" + name + "`, which the trait " + trait->name + " requires");
 }
 
 } // namespace spl

@@ -181,6 +181,7 @@ void prepare_extern(ExternObj& ex) {
 Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgPlan* plan, SourceLoc loc) {
     const ast::ExternDecl& d = *ex.decl;
     const size_t nparams = d.params.size();
+    ++in.extern_calls;
     constexpr size_t kInline = 12;
     SplValue inline_argv[kInline];
     std::vector<SplValue> heap_argv;

@@ -138,6 +138,7 @@ public:
     const HostOptions& options() const { return options_; }
     void out(std::string_view text); // program output (stdout)
     int64_t live_instances(const std::string& class_name) const;
+    int64_t extern_calls = 0;                 // plugin calls made so far: `extern_calls()`, for benchmarks
     void report_error(const ProgramError& e); // prints to stderr
 
     // ---- modules (interpreter.cpp)

@@ -128,7 +128,8 @@ void ModuleLoader::bind_uses(ModuleObj& m) {
             // `use a.b.c`: the module a.b.c itself, or the name c of module a.b.
             if (!find_file(u.path, m, nullptr).empty() || u.path.size() < 2) {
                 source = import(u.path, m, u.loc);
-                u.bindings.push_back(ast::UseBinding{u.alias.empty() ? u.path.back() : u.alias, source, -1, u.loc, nullptr});
+                u.bindings.push_back(
+                    ast::UseBinding{u.alias.empty() ? u.path.back() : u.alias, source, -1, u.loc, nullptr});
                 continue;
             }
             std::vector<std::string> parent(u.path.begin(), u.path.end() - 1);

@@ -154,7 +154,7 @@ struct ClassObj : Obj {
     DropRunner* dropper;
     std::vector<std::string> field_names;
     std::unordered_map<std::string, int> field_slots;
-    std::vector<const Obj*> traits; // TraitObjs named by `impl Trait for` this class
+    std::vector<const Obj*> traits;                 // TraitObjs named by `impl Trait for` this class
     std::unordered_map<std::string, Value> methods; // FunctionObj or OverloadSetObj, called with self
     std::unordered_map<std::string, Value> statics; // FunctionObj or OverloadSetObj, called without self
     std::unordered_set<std::string> properties;     // `@property` methods: `obj.name` calls them

@@ -422,7 +422,8 @@ Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc
     }
     if (obj.is(ObjType::Dict)) {
         if (!is_hashable(key))
-            runtime_error(loc, "a dictionary key must be a number, text, tuple or class instance, found " + type_name(key));
+            runtime_error(loc,
+                          "a dictionary key must be a number, text, tuple or class instance, found " + type_name(key));
         const Value* v = obj.as<DictObj>()->find(key);
         if (!v) runtime_error(loc, "key " + repr(key, loc) + " not found (use .get(key) for an optional lookup)");
         return *v;

@@ -688,8 +688,8 @@ StmtPtr Parser::parse_export() {
     SourceLoc loc = cur().loc;
     advance();
     if (at(Tok::KwUse)) return parse_use(true);
-    if (at(Tok::KwFn) || at(Tok::KwClass) || at(Tok::KwStruct) || at(Tok::KwEnum) || at(Tok::KwTrait) || at(Tok::KwExtern) ||
-        at(Tok::KwVal) || at(Tok::KwVar)) {
+    if (at(Tok::KwFn) || at(Tok::KwClass) || at(Tok::KwStruct) || at(Tok::KwEnum) || at(Tok::KwTrait) ||
+        at(Tok::KwExtern) || at(Tok::KwVal) || at(Tok::KwVar)) {
         // `export fn f...`: the declaration, plus an Export of its name.
         // The resolver reads the name back from the declaration.
         auto e = std::make_unique<Export>(loc);

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Runs each example under examples/ through splrun and checks that it learned what it
+claims to: the reference is the task itself (XOR's truth table, the true regression
+weights, held-out accuracy), not a stored output.
+
+usage: check_examples.py SPLRUN EXAMPLES_DIR [NAME...]
+"""
+import re
+import subprocess
+import sys
+
+
+def run(splrun, path):
+    done = subprocess.run([splrun, path], capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise AssertionError(f"{path} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def numbers(line):
+    return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", line)]
+
+
+def check_xor(out):
+    assert "rounded: [0.0, 1.0, 1.0, 0.0]" in out, "XOR not learned"
+
+
+def check_regression(out):
+    learned = numbers(next(l for l in out.splitlines() if l.startswith("learned w:")))
+    true = numbers(next(l for l in out.splitlines() if l.startswith("true w:")))
+    assert all(abs(a - b) < 0.02 for a, b in zip(learned, true)), (learned, true)
+    b_line = next(l for l in out.splitlines() if l.startswith("learned b:"))
+    learned_b, true_b = numbers(b_line)
+    assert abs(learned_b - true_b) < 0.02, b_line
+
+
+def check_cnn(out):
+    accuracies = [float(m) for m in re.findall(r"test accuracy (\d\.\d+)", out)]
+    assert accuracies and accuracies[-1] >= 0.9, f"final test accuracy {accuracies}"
+
+
+def check_lstm(out):
+    losses = [float(m) for m in re.findall(r"loss (\d+\.\d+(?:e-?\d+)?)", out)]
+    assert len(losses) >= 2 and losses[-1] < 0.5 * losses[0], f"losses {losses}"
+
+
+CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm}
+
+
+def main():
+    splrun, examples = sys.argv[1], sys.argv[2]
+    names = sys.argv[3:] or list(CHECKS)
+    failed = 0
+    for name in names:
+        try:
+            CHECKS[name](run(splrun, f"{examples}/{name}.spl"))
+            print(f"ok   {name}")
+        except AssertionError as e:
+            failed += 1
+            print(f"FAIL {name}: {e}")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
