@@ -40,8 +40,9 @@ def check_cnn(out):
 
 
 def check_lstm(out):
-    losses = [float(m) for m in re.findall(r"loss (\d+\.\d+(?:e-?\d+)?)", out)]
-    assert len(losses) >= 2 and losses[-1] < 0.5 * losses[0], f"losses {losses}"
+    baseline = float(re.search(r"baseline \(repeat the last value\): mse (\d+\.\d+)", out).group(1))
+    test = [float(m) for m in re.findall(r"test mse (\d+\.\d+)", out)]
+    assert test and test[-1] < 0.5 * baseline, f"test mse {test} against the baseline {baseline}"
 
 
 CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm}
