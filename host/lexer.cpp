@@ -356,7 +356,9 @@ void Lexer::lex_number(std::vector<Token>& out) {
     t.text = std::string_view(src_).substr(begin, pos_ - begin);
     if (is_float) {
         t.kind = Tok::Float;
-        t.float_value = std::stod(digits);
+        // strtod, not stod: a subnormal (5e-324) or an overflowing literal (1e999) is a
+        // valid Python float literal (the nearest double, or inf) and must not throw.
+        t.float_value = std::strtod(digits.c_str(), nullptr);
     } else {
         t.kind = Tok::Int;
         errno = 0;
