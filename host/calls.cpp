@@ -44,9 +44,8 @@ Value Interpreter::call(const Value& callee, ArgList& args, SourceLoc loc, ArgPl
             // own methods, where `C(field: v)` / `Self(...)` builds the
             // instance from its fields (the real Simple's constructor rule).
             auto* cls = callee.as<ClassObj>();
-            auto ctor = cls->statics.find("new");
-            if (ctor != cls->statics.end() && !(frame_ && frame_->owner == cls))
-                return call_function(ctor->second, nullptr, args, plan, site, loc);
+            if (!cls->ctor.is_nil() && !(frame_ && frame_->owner == cls))
+                return call_function(cls->ctor, nullptr, args, plan, site, loc);
             return construct(cls, args, loc, plan);
         }
         case ObjType::Instance: {

@@ -137,7 +137,10 @@ struct ClassObj : Obj {
             if (!p->setter_of.empty()) setters[p->setter_of] = fn;
         }
         add_overload(slot, std::move(fn), name + "." + n);
-        if (is_static) return;
+        if (is_static) {
+            if (n == "new") ctor = slot;
+            return;
+        }
         if (n == "drop") drop = slot;
         for (size_t i = 0; i < static_cast<size_t>(Op::Count); ++i)
             if (n == op_method_name(static_cast<Op>(i))) ops[i] = slot;
@@ -155,6 +158,7 @@ struct ClassObj : Obj {
     std::vector<std::string> field_names;
     std::unordered_map<std::string, int> field_slots;
     std::vector<const Obj*> traits;                 // TraitObjs named by `impl Trait for` this class
+    Value ctor;                                     // `static fn new`, which `C(args)` calls (nil: none)
     std::unordered_map<std::string, Value> methods; // FunctionObj or OverloadSetObj, called with self
     std::unordered_map<std::string, Value> statics; // FunctionObj or OverloadSetObj, called without self
     std::unordered_set<std::string> properties;     // `@property` methods: `obj.name` calls them
