@@ -59,6 +59,8 @@ private:
     StmtPtr parse_enum();
     StmtPtr parse_impl();
     StmtPtr parse_trait();
+    void parse_method_block(std::vector<std::unique_ptr<FnProto>>& methods, std::vector<std::string>* required,
+                            const char* expected);
     StmtPtr parse_extern();
     StmtPtr parse_use(bool is_export);
     StmtPtr parse_export();
@@ -617,18 +619,29 @@ StmtPtr Parser::parse_impl() {
         return s;
     }
     expect(Tok::Colon, "`:` after `impl ...`");
+    parse_method_block(s->methods, nullptr, "`fn` in an impl block");
+    return s;
+}
+
+// The indented methods of an `impl` or `trait` block. With `required` (a
+// trait), a method without a body is allowed and only its name is kept.
+void Parser::parse_method_block(std::vector<std::unique_ptr<FnProto>>& methods, std::vector<std::string>* required,
+                                const char* expected) {
     expect(Tok::Newline, "end of line");
     expect(Tok::Indent, "indented methods");
     while (!at(Tok::Dedent) && !at(Tok::Eof)) {
         if (accept(Tok::Newline)) continue;
         if (skip_body_filler()) continue;
         if (at_ident("pub")) advance();
-        auto m = parse_method_member(/*allow_me=*/true);
-        if (!m) fail_expected("`fn` in an impl block");
-        s->methods.push_back(std::move(m));
+        bool has_body = true;
+        auto m = parse_method_member(/*allow_me=*/true, required ? &has_body : nullptr);
+        if (!m) fail_expected(expected);
+        if (has_body)
+            methods.push_back(std::move(m));
+        else
+            required->push_back(m->name);
     }
     accept(Tok::Dedent);
-    return s;
 }
 
 StmtPtr Parser::parse_trait() {
@@ -637,21 +650,7 @@ StmtPtr Parser::parse_trait() {
     s->name = expect_ident("a trait name");
     skip_generics();
     expect(Tok::Colon, "`:` after the trait name");
-    expect(Tok::Newline, "end of line");
-    expect(Tok::Indent, "indented methods");
-    while (!at(Tok::Dedent) && !at(Tok::Eof)) {
-        if (accept(Tok::Newline)) continue;
-        if (skip_body_filler()) continue;
-        if (at_ident("pub")) advance();
-        bool has_body = true;
-        auto m = parse_method_member(/*allow_me=*/true, &has_body);
-        if (!m) fail_expected("`fn` in a trait");
-        if (has_body)
-            s->methods.push_back(std::move(m));
-        else
-            s->required.push_back(m->name);
-    }
-    accept(Tok::Dedent);
+    parse_method_block(s->methods, &s->required, "`fn` in a trait");
     return s;
 }
 

@@ -49,8 +49,9 @@ def upstream(out):
     return torch.arange(out.numel(), dtype=torch.float64).cos().to(out.dtype).reshape(out.shape)
 
 
-def module_case(values, name, make, inputs, seed=0, train=True, backward=True):
-    """make(): the module; inputs(): a list of inputs (tensors or other), drawn after it."""
+def constructed(values, name, make, seed=0, train=True):
+    """Seeds, builds the module, sets its mode and records what construction gave: the
+    parameters, their names, the state_dict keys and the repr. Returns the module."""
     torch.manual_seed(seed)
     m = make()
     m.train(train)
@@ -58,15 +59,29 @@ def module_case(values, name, make, inputs, seed=0, train=True, backward=True):
     values[name + "_params"] = [flat(p) for _, p in m.named_parameters()]
     values[name + "_state_keys"] = list(m.state_dict().keys())
     values[name + "_repr"] = repr(m)
-    args = inputs()
-    out = m(*args)
+    return m
+
+
+def record_first_output(values, name, out, args, module=None, backward=True):
+    """The output (the first one of a tuple) and its shape; with backward, the gradients of
+    the module's parameters and of the input tensors that require grad, after
+    `(out * upstream(out)).sum().backward()`."""
     first = out[0] if isinstance(out, tuple) else out
     values[name + "_out"] = flat(first)
     values[name + "_out_shape"] = list(first.shape)
     if backward:
         (first * upstream(first)).sum().backward()
-        values[name + "_grads"] = [flat(p.grad) if p.grad is not None else [] for _, p in m.named_parameters()]
+        if module is not None:
+            values[name + "_grads"] = [flat(p.grad) if p.grad is not None else [] for _, p in module.named_parameters()]
         values[name + "_input_grads"] = [flat(a.grad) for a in args if isinstance(a, torch.Tensor) and a.requires_grad]
+
+
+def module_case(values, name, make, inputs, seed=0, train=True, backward=True):
+    """make(): the module; inputs(): a list of inputs (tensors or other), drawn after it."""
+    m = constructed(values, name, make, seed, train)
+    args = inputs()
+    out = m(*args)
+    record_first_output(values, name, out, args, m, backward)
     return m, out
 
 

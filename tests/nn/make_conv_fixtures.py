@@ -13,7 +13,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, lit, module_case, upstream, write
+from fixture_writer import error_text, flat, lit, module_case, record_first_output, upstream, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -28,12 +28,7 @@ def fn_case(v, name, fn, inputs, seed=0, backward=True):
     torch.manual_seed(seed)
     args = inputs()
     out = fn(*args)
-    first = out[0] if isinstance(out, tuple) else out
-    v[name + "_out"] = flat(first)
-    v[name + "_out_shape"] = list(first.shape)
-    if backward:
-        (first * upstream(first)).sum().backward()
-        v[name + "_input_grads"] = [flat(a.grad) for a in args if isinstance(a, torch.Tensor) and a.requires_grad]
+    record_first_output(v, name, out, args, None, backward)
     return out
 
 

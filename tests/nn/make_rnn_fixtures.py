@@ -17,7 +17,7 @@ import torch
 import torch.nn as nn
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pack_sequence, pad_packed_sequence, pad_sequence
 
-from fixture_writer import error_text, flat, upstream, write
+from fixture_writer import constructed, error_text, flat, record_first_output, upstream, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -47,13 +47,7 @@ def rnn_case(values, name, make, inputs, seed, train=True, pack=None):
     """make(): the module; inputs(): its arguments, drawn after it. pack(args) -> args turns
     the drawn tensors into the forward's arguments (a PackedSequence), so that their grads
     can be checked through the packing."""
-    torch.manual_seed(seed)
-    m = make()
-    m.train(train)
-    values[name + "_param_names"] = [n for n, _ in m.named_parameters()]
-    values[name + "_params"] = [flat(p) for _, p in m.named_parameters()]
-    values[name + "_state_keys"] = list(m.state_dict().keys())
-    values[name + "_repr"] = repr(m)
+    m = constructed(values, name, make, seed, train)
     drawn = inputs()
     args = pack(drawn) if pack else drawn
     out = m(*args)

@@ -16,7 +16,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, upstream, write
+from fixture_writer import constructed, error_text, flat, record_first_output, upstream, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -28,13 +28,7 @@ ATTN_BOOL = [[False, True, False, False, True], [False, False, True, False, Fals
 
 def case(v, name, make, inputs, run, seed, train=True, backward=True, no_grad=False):
     """make(): the module; inputs(): drawn after it; run(m, args): the call (tensor or tuple)."""
-    torch.manual_seed(seed)
-    m = make()
-    m.train(train)
-    v[name + "_param_names"] = [n for n, _ in m.named_parameters()]
-    v[name + "_params"] = [flat(p) for _, p in m.named_parameters()]
-    v[name + "_state_keys"] = list(m.state_dict().keys())
-    v[name + "_repr"] = repr(m)
+    m = constructed(v, name, make, seed, train)
     args = inputs()
     if no_grad:
         with torch.no_grad():
@@ -47,10 +41,7 @@ def case(v, name, make, inputs, run, seed, train=True, backward=True, no_grad=Fa
     if isinstance(out, tuple):
         v[name + "_weights"] = flat(out[1]) if out[1] is not None else []
         v[name + "_weights_shape"] = list(out[1].shape) if out[1] is not None else []
-    if backward:
-        (first * upstream(first)).sum().backward()
-        v[name + "_grads"] = [flat(p.grad) if p.grad is not None else [] for _, p in m.named_parameters()]
-        v[name + "_input_grads"] = [flat(a.grad) for a in args if isinstance(a, torch.Tensor) and a.requires_grad]
+    record_first_output(v, name, out, args, m, backward)
 
 
 class EncoderModel(nn.Module):

@@ -6,7 +6,7 @@ import os
 
 import torch
 
-from trajectory import error_text, problem, trajectory, write
+from trajectory import complex_trajectory, error_text, problem, trajectory, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -21,19 +21,6 @@ CASES = {
     "adamw_amsgrad": (torch.optim.AdamW, dict(lr=0.01, weight_decay=0.1, amsgrad=True)),
     "adamw_maximize": (torch.optim.AdamW, dict(lr=0.01, maximize=True)),
 }
-
-
-def complex_trajectory(make_opt, steps=20):
-    """A complex parameter (6 values) pulled toward a complex target: optimizers update
-    complex tensors through their real views. The parameter, as real pairs, after `steps`."""
-    p = torch.complex(torch.arange(6, dtype=torch.float32).sin(), torch.arange(6, dtype=torch.float32).cos()).requires_grad_()
-    t = torch.complex(torch.arange(6, dtype=torch.float32) * 0.3, torch.arange(6, dtype=torch.float32) * -0.2)
-    opt = make_opt([p])
-    for _ in range(steps):
-        opt.zero_grad()
-        ((p - t).abs() ** 2).sum().backward()
-        opt.step()
-    return torch.view_as_real(p.detach()).reshape(-1).double().tolist()
 
 
 def main():
