@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <unistd.h>
 #include <unordered_map>
 
 #include "interpreter.h"
@@ -180,6 +181,18 @@ Value b_set_field(Interpreter& in, ArgList& args, SourceLoc loc) {
 // benchmark reports as boundary crossings per step).
 Value b_extern_calls(Interpreter& in, ArgList&, SourceLoc) { return Value::integer(in.extern_calls); }
 
+// stdout_is_terminal(): whether the program's output goes to a terminal (a
+// progress bar redraws one line there, and prints plain lines to a file or pipe).
+Value b_stdout_is_terminal(Interpreter&, ArgList&, SourceLoc) { return Value::boolean(::isatty(1) == 1); }
+
+// print_inline(text): the text without a newline, flushed at once (a progress
+// bar rewrites its line with "\r...").
+Value b_print_inline(Interpreter& in, ArgList& args, SourceLoc loc) {
+    in.out(in.display(args[0], loc));
+    std::fflush(stdout);
+    return Value();
+}
+
 Value b_clock(Interpreter&, ArgList&, SourceLoc) {
     auto now = std::chrono::steady_clock::now().time_since_epoch();
     return Value::number(std::chrono::duration<double>(now).count());
@@ -213,6 +226,8 @@ std::vector<BuiltinDef> make_table() {
         {"fields_of", b_fields_of, 1, 1, false},
         {"set_field", b_set_field, 3, 3, false},
         {"extern_calls", b_extern_calls, 0, 0, false},
+        {"stdout_is_terminal", b_stdout_is_terminal, 0, 0, false},
+        {"print_inline", b_print_inline, 1, 1, false},
         {"args", b_args, 0, 0, false},
         {"live_objects", b_live_objects, 0, 1, false},
         {"clock", b_clock, 0, 0, false},

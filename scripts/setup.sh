@@ -19,8 +19,8 @@ if ((${#missing[@]})); then
 fi
 
 PIN=$(grep -E '^torch==' torch-requirements.txt | cut -d= -f3)
-if ! .venv/bin/python -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$PIN')" 2>/dev/null; then
-  echo "setup: installing torch $PIN into .venv (large download on first run)"
+if ! .venv/bin/python -c "import torch, sklearn, sys; sys.exit(torch.__version__.split('+')[0] != '$PIN')" 2>/dev/null; then
+  echo "setup: installing torch $PIN and torch-requirements.txt into .venv (large download on first run)"
   PY=$(command -v python3)
   [ -x .venv/bin/python ] || "$PY" -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r torch-requirements.txt
