@@ -1,25 +1,40 @@
 #!/usr/bin/env bash
-# Simple (splrun + lib.torch + the plugin) against Python eager PyTorch on the
-# same LibTorch, in one script: a 100,000-add loop, an MLP SGD step on raw tensors, and
-# nn-level training steps (an MLP and a small CNN built from lib.torch.nn / torch.nn).
-# Prints both timings and the ratios (Simple / Python; target <= 1.0 for adds).
+# Simple (splrun + lib.torch + the plugin) against Python eager PyTorch on the same LibTorch,
+# in one script: a 100,000-add loop, an MLP SGD step on raw tensors, nn-level training steps
+# (an MLP and a small CNN built from lib.torch.nn / torch.nn), and an Adam step over 9.8M
+# parameters (default and fused). Each pair runs ROUNDS times, alternating Simple and Python
+# (the machine's load drifts); the best time of each is compared. Ratios are Simple / Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SIMPLE_SFFI_PATH=build/runtime_plugin SIMPLE_LIB=spl_stubs/lib
-simple_add=$(build/host/splrun bench/add_loop.spl | grep -o '[0-9.]* ns' | cut -d' ' -f1)
-simple_mlp=$(build/host/splrun bench/mlp_step.spl | grep -o '[0-9.]* us' | cut -d' ' -f1)
-simple_nn=$(build/host/splrun bench/nn_step.spl)
-python_out=$(.venv/bin/python bench/python_baseline.py)
-python_nn=$(.venv/bin/python bench/nn_step.py)
-python_add=$(echo "$python_out" | grep "add loop" | grep -o '[0-9.]* ns' | cut -d' ' -f1)
-python_mlp=$(echo "$python_out" | grep "mlp step" | grep -o '[0-9.]* us' | cut -d' ' -f1)
-us() { echo "$1" | grep "$2" | grep -o '[0-9.]* us' | cut -d' ' -f1; }
-python3 - "$simple_add" "$python_add" "$simple_mlp" "$python_mlp" \
-  "$(us "$simple_nn" "nn mlp")" "$(us "$python_nn" "nn mlp")" "$(us "$simple_nn" "nn cnn")" "$(us "$python_nn" "nn cnn")" <<'PY'
-import sys
-sa, pa, sm, pm, snm, pnm, snc, pnc = map(float, sys.argv[1:])
-print(f"1-element add:   Simple {sa:8.0f} ns   Python {pa:8.0f} ns   ratio {sa / pa:.2f}x (target <= 1.0x)")
-print(f"MLP SGD step:    Simple {sm:8.0f} us   Python {pm:8.0f} us   ratio {sm / pm:.2f}x")
-print(f"nn MLP step:     Simple {snm:8.0f} us   Python {pnm:8.0f} us   ratio {snm / pnm:.2f}x (target <= 1.0x)")
-print(f"nn CNN step:     Simple {snc:8.0f} us   Python {pnc:8.0f} us   ratio {snc / pnc:.2f}x (target <= 1.0x)")
+ROUNDS=${ROUNDS:-3}
+out=""
+for _ in $(seq "$ROUNDS"); do
+  out+=$(build/host/splrun bench/add_loop.spl; build/host/splrun bench/mlp_step.spl; build/host/splrun bench/nn_step.spl; build/host/splrun bench/optim_step.spl)$'\n'
+  out+=$(.venv/bin/python bench/python_baseline.py; .venv/bin/python bench/nn_step.py; .venv/bin/python bench/optim_step.py)$'\n'
+done
+python3 - "$out" <<'PY'
+import re, sys
+best = {}
+calls = {}
+for line in sys.argv[1].splitlines():
+    m = re.match(r"(simple|python) (.+?):? ([0-9.]+) (ns|us) per (add|step)(?:, (\d+) plugin calls)?", line)
+    if not m:
+        continue
+    key = (m.group(1), m.group(2).rstrip(":"))
+    best[key] = min(best.get(key, float("inf")), float(m.group(3)))
+    if m.group(6):
+        calls[key[1]] = int(m.group(6))
+rows = [("1-element add (ns)", "add loop", "add loop", "target <= 1.0x"),
+        ("MLP SGD step, raw tensors (us)", "mlp step", "mlp step", ""),
+        ("nn MLP step (us)", "nn mlp step", "nn mlp step", "target <= 1.0x"),
+        ("nn CNN step (us)", "nn cnn step", "nn cnn step", "target <= 1.0x"),
+        ("Adam step, default vs foreach (us)", "adam default", "adam foreach", "target <= 1.0x"),
+        ("Adam step, default vs PyTorch's CPU default (us)", "adam default", "adam loop", ""),
+        ("Adam step, fused vs fused (us)", "adam fused", "adam fused", "target <= 1.0x")]
+for label, s, p, note in rows:
+    a, b = best[("simple", s)], best[("python", p)]
+    print(f"{label:50s} Simple {a:9.0f}   Python {b:9.0f}   ratio {a / b:.2f}x {note}")
+for name, n in calls.items():
+    print(f"plugin calls per {name} step: {n}")
 PY
