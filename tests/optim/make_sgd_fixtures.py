@@ -33,6 +33,12 @@ def main():
     opt = torch.optim.SGD(problem(), lr=0.1, momentum=0.9)
     v["sgd_group_keys"] = list(opt.state_dict()["param_groups"][0].keys())
     v["sgd_repr"] = repr(opt)
+    # named parameters, as PyTorch 2.6+ accepts them: the groups keep param_names
+    named = [("w1", opt.param_groups[0]["params"][0]), ("b1", opt.param_groups[0]["params"][1])]
+    opt_named = torch.optim.SGD(named, lr=0.1)
+    v["sgd_named_group_keys"] = list(opt_named.state_dict()["param_groups"][0].keys())
+    v["sgd_named_param_names"] = opt_named.state_dict()["param_groups"][0]["param_names"]
+    v["sgd_named_mixed_error"] = error_text(lambda: torch.optim.SGD([named[0], problem()[1]], lr=0.1))
     v["sgd_error_lr"] = error_text(lambda: torch.optim.SGD(problem(), lr=-0.1))
     v["sgd_error_momentum"] = error_text(lambda: torch.optim.SGD(problem(), lr=0.1, momentum=-0.5))
     v["sgd_error_nesterov"] = error_text(lambda: torch.optim.SGD(problem(), lr=0.1, nesterov=True))
