@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Writes tests/data/dataloader_fixtures.spl: what torch.utils.data gives, for
+dataloader_spec.spl to compare lib.torch.data against. DataLoader batches (indices and values)
+over three epochs after torch.manual_seed(s), with and without shuffle and drop_last, and the
+global generator's next draws afterwards (so a missing or extra draw shows); the samplers'
+orders; random_split; default_collate of tuples, dicts and numbers; a custom collate_fn that
+pads with pad_sequence; the transforms (torchvision's tensor code, written here with the same
+torch calls: torchvision is not installed); and PyTorch's error texts.
+Run: .venv/bin/python tests/data/make_dataloader_fixtures.py"""
+import os
+import sys
+
+import torch
+from torch.nn.utils.rnn import pad_sequence
+from torch.utils.data import (BatchSampler, ConcatDataset, DataLoader, RandomSampler, SequentialSampler,
+                              Subset, SubsetRandomSampler, TensorDataset, WeightedRandomSampler, random_split)
+from torch.utils.data._utils.collate import default_collate
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "nn"))
+from fixture_writer import error_text, write  # noqa: E402
+
+N = 10
+
+
+def tensors():
+    """The dataset the loader cases share: x row i is [i - 3, i + 0.5] (float32), y is i."""
+    i = torch.arange(N)
+    x = torch.stack([i.float() - 3, i.float() + 0.5], 1)
+    return x, i
+
+
+def batches(loader, epochs):
+    """Per epoch, per batch: [y values (the indices), x values flattened]."""
+    out = []
+    for _ in range(epochs):
+        out.append([[yb.tolist(), [float(v) for v in xb.reshape(-1).tolist()]] for xb, yb in loader])
+    return out
+
+
+def after():
+    """The global generator's next draws: equal only if every earlier draw was PyTorch's."""
+    return [float(v) for v in torch.rand(3).double().tolist()]
+
+
+def flat(t):
+    return [float(v) for v in t.reshape(-1).double().tolist()]
+
+
+# --- torchvision's tensor transforms, with its torch calls -------------------------------
+def tv_pad(img, padding, fill=0, padding_mode="constant"):
+    if isinstance(padding, int):
+        padding = [padding]
+    if len(padding) == 1:
+        p = [padding[0]] * 4
+    elif len(padding) == 2:
+        p = [padding[0], padding[0], padding[1], padding[1]]
+    else:
+        p = [padding[0], padding[2], padding[1], padding[3]]
+    if padding_mode == "edge":
+        padding_mode = "replicate"
+    squeeze = img.ndim < 4
+    if squeeze:
+        img = img.unsqueeze(dim=0)
+    out_dtype = img.dtype
+    cast = padding_mode != "constant" and img.dtype not in (torch.float32, torch.float64)
+    if cast:
+        img = img.to(torch.float32)
+    if padding_mode in ("reflect", "replicate"):
+        img = torch.nn.functional.pad(img, p, mode=padding_mode)
+    else:
+        img = torch.nn.functional.pad(img, p, mode=padding_mode, value=float(fill))
+    if squeeze:
+        img = img.squeeze(dim=0)
+    if cast:
+        img = img.to(out_dtype)
+    return img
+
+
+def tv_random_crop(img, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
+    th, tw = (size, size) if isinstance(size, int) else size
+    if padding is not None:
+        img = tv_pad(img, padding, fill, padding_mode)
+    h, w = img.shape[-2:]
+    if pad_if_needed and w < tw:
+        img = tv_pad(img, [tw - w, 0], fill, padding_mode)
+    if pad_if_needed and h < th:
+        img = tv_pad(img, [0, th - h], fill, padding_mode)
+    h, w = img.shape[-2:]
+    if h < th or w < tw:
+        raise ValueError(f"Required crop size {(th, tw)} is larger than input image size {(h, w)}")
+    if w == tw and h == th:
+        return img
+    i = torch.randint(0, h - th + 1, size=(1,)).item()
+    j = torch.randint(0, w - tw + 1, size=(1,)).item()
+    return img[..., i:i + th, j:j + tw]
+
+
+def tv_hflip(img, p=0.5):
+    return img.flip(-1) if torch.rand(1) < p else img
+
+
+def tv_vflip(img, p=0.5):
+    return img.flip(-2) if torch.rand(1) < p else img
+
+
+def rot90(img):
+    k = torch.randint(0, 4, size=(1,)).item()
+    return torch.rot90(img, k, [-2, -1])
+
+
+def tv_normalize(tensor, mean, std):
+    if not tensor.is_floating_point():
+        raise TypeError(f"Input tensor should be a float tensor. Got {tensor.dtype}.")
+    if tensor.ndim < 3:
+        raise ValueError(f"Expected tensor to be a tensor image of size (..., C, H, W). Got tensor.size() = {tensor.size()}")
+    tensor = tensor.clone()
+    mean = torch.as_tensor(mean, dtype=tensor.dtype)
+    std = torch.as_tensor(std, dtype=tensor.dtype)
+    if (std == 0).any():
+        raise ValueError(f"std evaluated to zero after conversion to {tensor.dtype}, leading to division by zero.")
+    return tensor.sub_(mean.view(-1, 1, 1)).div_(std.view(-1, 1, 1))
+
+
+class FlipDataset:
+    """get_item draws (a horizontal flip of a 1x1x3 image): its draws interleave with the
+    loader's."""
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        img = torch.arange(3.0).reshape(1, 1, 3) + 10 * i
+        return tv_hflip(img), i
+
+
+def pad_collate(batch):
+    seqs = [item[0] for item in batch]
+    lengths = torch.tensor([s.shape[0] for s in seqs])
+    labels = torch.tensor([item[1] for item in batch])
+    return pad_sequence(seqs, batch_first=True), lengths, labels
+
+
+def sequences():
+    return [(torch.arange(float(2 * n)).reshape(n, 2) + 100 * i, i) for i, n in enumerate([3, 1, 4, 2, 5])]
+
+
+def main():
+    v = {}
+    x, y = tensors()
+    ds = TensorDataset(x, y)
+    # --- DataLoader over 3 epochs ------------------------------------------------------
+    for seed in (0, 1, 42):
+        for bs, drop in ((3, False), (3, True), (4, False)):
+            name = f"shuffle_s{seed}_b{bs}_{'drop' if drop else 'keep'}"
+            torch.manual_seed(seed)
+            loader = DataLoader(ds, batch_size=bs, shuffle=True, drop_last=drop)
+            v[name] = batches(loader, 3)
+            v[name + "_after"] = after()
+            v[name + "_len"] = len(loader)
+    torch.manual_seed(0)
+    v["sequential"] = batches(DataLoader(ds, batch_size=4), 2)
+    v["sequential_after"] = after()
+    torch.manual_seed(0)
+    items = [[y_.item(), flat(x_)] for x_, y_ in DataLoader(ds, batch_size=None, shuffle=True)]
+    v["no_batch"] = items
+    v["no_batch_after"] = after()
+    torch.manual_seed(3)
+    loader = DataLoader(FlipDataset(), batch_size=4, shuffle=True)
+    v["flip_loader"] = [[[flat(xb), yb.tolist()] for xb, yb in loader] for _ in range(2)]
+    v["flip_loader_after"] = after()
+    # --- samplers -------------------------------------------------------------------------
+    data = list(range(N))
+    samplers = {
+        "random": lambda: RandomSampler(data),
+        "random_4": lambda: RandomSampler(data, num_samples=4),
+        "random_25": lambda: RandomSampler(data, num_samples=25),
+        "random_30": lambda: RandomSampler(data, num_samples=30),
+        "random_replacement": lambda: RandomSampler(data, replacement=True),
+        "random_replacement_70": lambda: RandomSampler(data, replacement=True, num_samples=70),
+        "subset_random": lambda: SubsetRandomSampler([10, 20, 30, 40, 50, 60]),
+        "weighted": lambda: WeightedRandomSampler([0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 8),
+        "weighted_no_replacement": lambda: WeightedRandomSampler([0.9, 0.4, 0.05, 0.2, 0.3, 0.1], 5, replacement=False),
+        "batch_keep": lambda: BatchSampler(SequentialSampler(data), batch_size=3, drop_last=False),
+        "batch_drop": lambda: BatchSampler(SequentialSampler(data), batch_size=3, drop_last=True),
+        "batch_random": lambda: BatchSampler(RandomSampler(data), batch_size=4, drop_last=False),
+    }
+    for name, make in samplers.items():
+        torch.manual_seed(5)
+        s = make()
+        v["sampler_" + name] = [list(s), list(s)]   # two passes: each draws afresh
+        v["sampler_" + name + "_len"] = len(s)
+        v["sampler_" + name + "_after"] = after()
+    # --- random_split -------------------------------------------------------------------------
+    for name, n, lengths in (("ints", 10, [3, 7]), ("fractions", 30, [0.3, 0.3, 0.4]), ("remainder", 11, [0.5, 0.5]),
+                             ("three", 7, [2, 0, 5])):
+        torch.manual_seed(0)
+        parts = random_split(list(range(100, 100 + n)), lengths)
+        v["split_" + name] = [list(p.indices) for p in parts]
+        v["split_" + name + "_first"] = [p[0] if len(p) else -1 for p in parts]
+        v["split_" + name + "_after"] = after()
+    # --- ConcatDataset, Subset ----------------------------------------------------------------
+    cat = ConcatDataset([[0, 1, 2], [10, 11], [20, 21, 22, 23]])
+    v["concat_sizes"] = cat.cumulative_sizes
+    v["concat_items"] = [cat[i] for i in range(len(cat))] + [cat[-1], cat[-9]]
+    sub = Subset(list(range(100, 110)), [9, 0, 4])
+    v["subset_items"] = [sub[0], sub[1], sub[2], sub[-1]]
+    # --- default_collate -----------------------------------------------------------------------
+    batch = default_collate([(torch.tensor([1.0, 2.0]), 3, 0.5, "a", True),
+                             (torch.tensor([3.0, 4.0]), 4, 1.5, "b", False)])
+    v["collate_tuple_values"] = [flat(batch[0]), batch[1].tolist(), [float(f) for f in batch[2].tolist()], batch[3], batch[4].tolist()]
+    v["collate_tuple_dtypes"] = [str(batch[i].dtype).replace("torch.", "") for i in (0, 1, 2, 4)]
+    v["collate_tuple_shape"] = list(batch[0].shape)
+    batch = default_collate([{"x": torch.ones(2, 2), "y": 1.0, "nested": [1, torch.tensor(2)]},
+                             {"x": torch.zeros(2, 2), "y": 2.0, "nested": [3, torch.tensor(4)]}])
+    v["collate_dict_keys"] = list(batch.keys())
+    v["collate_dict_x_shape"] = list(batch["x"].shape)
+    v["collate_dict_x"] = flat(batch["x"])
+    v["collate_dict_y"] = [float(f) for f in batch["y"].tolist()]
+    v["collate_dict_y_dtype"] = str(batch["y"].dtype).replace("torch.", "")
+    v["collate_dict_nested"] = [batch["nested"][0].tolist(), batch["nested"][1].tolist()]
+    mixed = default_collate([1, 2.5, 3])
+    v["collate_mixed"] = [float(f) for f in mixed.tolist()]
+    v["collate_mixed_dtype"] = str(mixed.dtype).replace("torch.", "")
+    # --- a custom collate_fn padding with pad_sequence ----------------------------------------
+    seqs = sequences()
+    for name, seed, shuffle in (("pad_in_order", 0, False), ("pad_shuffled", 3, True)):
+        torch.manual_seed(seed)
+        out = []
+        for padded, lengths, labels in DataLoader(seqs, batch_size=2, shuffle=shuffle, collate_fn=pad_collate):
+            out.append([flat(padded), list(padded.shape), lengths.tolist(), labels.tolist()])
+        v[name] = out
+    # --- transforms -----------------------------------------------------------------------------
+    img = torch.arange(2 * 6 * 6, dtype=torch.float32).reshape(2, 6, 6) / 10
+    for seed in (0, 1, 2):
+        torch.manual_seed(seed)
+        outs = []
+        for _ in range(4):
+            t = tv_random_crop(img, 4, padding=1)
+            t = tv_hflip(t)
+            t = rot90(t)
+            t = tv_normalize(t, [0.5, 1.0], [2.0, 4.0])
+            outs.append(flat(t))
+        v[f"transforms_s{seed}"] = outs
+        v[f"transforms_s{seed}_after"] = after()
+    torch.manual_seed(4)
+    v["crop_edge"] = flat(tv_random_crop(img, [5, 3], padding=[1, 2], padding_mode="edge"))
+    v["crop_reflect"] = flat(tv_random_crop(img, 4, padding=[1, 2, 2, 0], padding_mode="reflect"))
+    u8 = torch.arange(2 * 4 * 4).to(torch.uint8).reshape(2, 4, 4)
+    crop_u8 = tv_random_crop(u8, 5, padding=1, padding_mode="reflect")
+    v["crop_uint8_reflect"] = crop_u8.reshape(-1).tolist()
+    v["crop_uint8_dtype"] = str(crop_u8.dtype).replace("torch.", "")
+    v["crop_pad_if_needed"] = flat(tv_random_crop(img, [8, 7], pad_if_needed=True, fill=-1))
+    v["crop_vflip"] = [flat(tv_vflip(img, p=0.7)) for _ in range(3)]
+    v["crop_fill_after"] = after()
+    # --- errors ---------------------------------------------------------------------------------
+    v["error_batch_size"] = error_text(lambda: DataLoader(ds, batch_size=0))
+    v["error_stack"] = error_text(lambda: default_collate([torch.zeros(3), torch.zeros(3), torch.zeros(2)]))
+    v["error_stack_2d"] = error_text(lambda: default_collate([torch.zeros(2, 3), torch.zeros(3, 2)]))
+    v["error_tensor_dataset"] = error_text(lambda: TensorDataset(torch.zeros(3, 2), torch.zeros(4)))
+    v["error_index"] = error_text(lambda: ds[10])
+    v["error_subset_index"] = error_text(lambda: Subset(list(range(5)), [0, 1])[2])
+    v["error_sampler_shuffle"] = error_text(lambda: DataLoader(ds, sampler=SequentialSampler(ds), shuffle=True))
+    v["error_batch_sampler"] = error_text(lambda: DataLoader(ds, batch_size=2, batch_sampler=BatchSampler(SequentialSampler(ds), 2, False)))
+    v["error_num_workers"] = error_text(lambda: DataLoader(ds, num_workers=-1))
+    v["error_timeout"] = error_text(lambda: DataLoader(ds, timeout=-1))
+    v["error_no_batch_drop_last"] = error_text(lambda: DataLoader(ds, batch_size=None, drop_last=True))
+    v["error_persistent"] = error_text(lambda: DataLoader(ds, persistent_workers=True))
+    v["error_prefetch"] = error_text(lambda: DataLoader(ds, prefetch_factor=2))
+    v["error_split_sum"] = error_text(lambda: random_split(list(range(10)), [3, 6]))
+    v["error_split_fraction"] = error_text(lambda: random_split(list(range(10)), [1.5, -0.5]))
+    v["error_collate_sizes"] = error_text(lambda: default_collate([[1, 2], [3]]))
+    v["error_random_sampler"] = error_text(lambda: RandomSampler([]))
+    v["error_weighted_shape"] = error_text(lambda: WeightedRandomSampler([[1.0, 2.0], [3.0, 4.0]], 2))
+    v["error_weighted_num_samples"] = error_text(lambda: WeightedRandomSampler([1.0, 2.0], 0))
+    v["error_concat_empty"] = error_text(lambda: ConcatDataset([]))
+    v["error_concat_index"] = error_text(lambda: cat[-10])
+    v["error_normalize_dtype"] = error_text(lambda: tv_normalize(torch.zeros(1, 2, 2, dtype=torch.int64), [0.0], [1.0]))
+    v["error_normalize_dim"] = error_text(lambda: tv_normalize(torch.zeros(3, 4), [0.0], [1.0]))
+    v["error_normalize_std"] = error_text(lambda: tv_normalize(torch.zeros(1, 2, 2), [0.0], [0.0]))
+    v["error_crop_size"] = error_text(lambda: tv_random_crop(img, 7))
+    write(os.path.join(HERE, "dataloader_fixtures.spl"), __file__, v)
+
+
+if __name__ == "__main__":
+    main()
