@@ -12,7 +12,7 @@ import sys
 
 import torch
 from torch.nn.utils.rnn import pad_sequence
-from torch.utils.data import (BatchSampler, ConcatDataset, DataLoader, RandomSampler, SequentialSampler,
+from torch.utils.data import (IterableDataset, BatchSampler, ConcatDataset, DataLoader, RandomSampler, SequentialSampler,
                               Subset, SubsetRandomSampler, TensorDataset, WeightedRandomSampler, random_split)
 from torch.utils.data._utils.collate import default_collate
 
@@ -41,6 +41,19 @@ def batches(loader, epochs):
 def after():
     """The global generator's next draws: equal only if every earlier draw was PyTorch's."""
     return [float(v) for v in torch.rand(3).double().tolist()]
+
+
+class Stream(IterableDataset):
+    """Items [i, i * i] for i in 0..n, as a stream (with a length, as PyTorch allows)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        return iter([torch.tensor([float(i), float(i * i)]) for i in range(self.n)])
+
+    def __len__(self):
+        return self.n
 
 
 def flat(t):
@@ -278,6 +291,15 @@ def main():
     v["error_normalize_dim"] = error_text(lambda: tv_normalize(torch.zeros(3, 4), [0.0], [1.0]))
     v["error_normalize_std"] = error_text(lambda: tv_normalize(torch.zeros(1, 2, 2), [0.0], [0.0]))
     v["error_crop_size"] = error_text(lambda: tv_random_crop(img, 7))
+    # An IterableDataset: items in stream order, batched; the base seed still drawn per pass.
+    torch.manual_seed(8)
+    stream = Stream(7)
+    v["stream_batches"] = [[flat(b) for b in DataLoader(stream, batch_size=3)] for _ in range(2)]
+    v["stream_batches_drop"] = [flat(b) for b in DataLoader(stream, batch_size=3, drop_last=True)]
+    v["stream_unbatched"] = [flat(b) for b in DataLoader(stream, batch_size=None)]
+    v["stream_len"] = len(DataLoader(stream, batch_size=3))
+    v["stream_after"] = after()
+    v["error_stream_shuffle"] = error_text(lambda: DataLoader(stream, shuffle=True))
     write(os.path.join(HERE, "dataloader_fixtures.spl"), __file__, v)
 
 
