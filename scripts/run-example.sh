@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# The main job: a real training run through libspl_torch.so.
+# The main job: a real training run through libspl_torch.so. `scripts/run-example.sh` runs
+# examples/cnn.spl; `scripts/run-example.sh NAME` runs examples/NAME.spl (digits gets the path
+# of scikit-learn's digits.csv.gz in .venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -x build/host/splrun ] && [ -f examples/cnn.spl ]; then
-  exec build/host/splrun examples/cnn.spl
+name=${1:-cnn}
+args=()
+if [ "$name" = digits ]; then
+  args=("$(ls .venv/lib/python3*/site-packages/sklearn/datasets/data/digits.csv.gz | head -1)" build/digits-best.safetensors)
+fi
+if [ -x build/host/splrun ] && [ -f "examples/$name.spl" ]; then
+  exec build/host/splrun "examples/$name.spl" "${args[@]}"
 fi
 SPL_TORCH_PLUGIN=build/runtime_plugin/libspl_torch.so exec build/examples/train_linear_abi
