@@ -18,6 +18,7 @@
 #include <c10/core/Scalar.h>
 #include <c10/core/SymInt.h>
 
+#include <deque>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -37,7 +38,7 @@ public:
 private:
     std::vector<std::vector<SplValue>> blocks_;
     size_t used_ = 0;
-    std::vector<std::string> texts_;
+    std::deque<std::string> texts_; // a deque: growing it never moves the texts already handed out
     size_t texts_used_ = 0;
 };
 
