@@ -29,31 +29,10 @@ import numpy as np
 import safetensors
 import torch
 from safetensors.torch import save_file
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
+from fixture_writer import lit  # noqa: E402  (the one Python -> Simple literal writer)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def lit(v):
-    if isinstance(v, (bool, np.bool_)):
-        return "true" if v else "false"
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    if isinstance(v, (float, np.floating)):
-        v = float(v)
-        if math.isnan(v):
-            return "(0.0 / 0.0)"
-        if math.isinf(v):
-            return "(1.0 / 0.0)" if v > 0 else "(-1.0 / 0.0)"
-        return repr(v)
-    if v is None:
-        return "nil"
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("{", "\\{").replace("}", "\\}") + '"'
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{lit(k)}: {lit(x)}" for k, x in v.items()) + "}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(lit(x) for x in v) + "]"
-    raise TypeError(type(v))
 
 
 def expected(t):

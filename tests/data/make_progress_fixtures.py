@@ -18,8 +18,11 @@ with torch tensors (Lightning is not installed either), in float64.
 """
 import math
 import os
+import sys
 
 import torch
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
+from fixture_writer import lit  # noqa: E402  (the one Python -> Simple literal writer)
 
 UTF = " " + "".join(map(chr, range(0x258F, 0x2587, -1)))
 ASCII = " 123456789#"
@@ -408,28 +411,6 @@ EARLY = [
     ({"patience": 5, "divergence_threshold": 3.0}, [1.0, 2.0, 2.9, 3.1]),
     ({"patience": 1}, [2.0, 2.0, 1.0]),
 ]
-
-
-def lit(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "(0.0 / 0.0)"
-        if math.isinf(v):
-            return "(1.0 / 0.0)" if v > 0 else "(-1.0 / 0.0)"
-        return repr(v)
-    if v is None:
-        return "nil"
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("{", "\\{").replace("}", "\\}") + '"'
-    if isinstance(v, dict):
-        return "{" + ", ".join(lit(k) + ": " + lit(x) for k, x in v.items()) + "}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(lit(x) for x in v) + "]"
-    raise TypeError(type(v))
 
 
 def check_against_tqdm():

@@ -22,19 +22,28 @@ import torch
 
 
 def lit(v):
-    """A Python value -> a Simple literal."""
-    if isinstance(v, bool):
+    """A Python value -> a Simple literal: numbers (NumPy's too; nan and inf as the
+    expressions that make them, Simple having no such literals), text, None, lists, tuples,
+    dicts and NumPy arrays. Shared by every fixture script."""
+    if isinstance(v, bool) or type(v).__name__ == "bool_":
         return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if v != v:
-            return "nan"
-        if abs(v) == float("inf"):
-            return "inf" if v > 0 else "-inf"
+    if isinstance(v, int) or (hasattr(v, "dtype") and getattr(v, "ndim", 1) == 0 and v.dtype.kind in "iu"):
+        return str(int(v))
+    if isinstance(v, float) or (hasattr(v, "dtype") and getattr(v, "ndim", 1) == 0 and v.dtype.kind == "f"):
+        v = float(v)
+        if math.isnan(v):
+            return "(0.0 / 0.0)"
+        if math.isinf(v):
+            return "(1.0 / 0.0)" if v > 0 else "(-1.0 / 0.0)"
         return repr(v)
+    if v is None:
+        return "nil"
     if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("{", "\\{").replace("}", "\\}") + '"'
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("{", "\\{").replace("}", "\\}") + '"'
+    if isinstance(v, dict):
+        return "{" + ", ".join(lit(k) + ": " + lit(x) for k, x in v.items()) + "}"
+    if hasattr(v, "tolist") and not isinstance(v, (list, tuple)):
+        return lit(v.tolist())
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(lit(x) for x in v) + "]"
     raise TypeError(type(v))

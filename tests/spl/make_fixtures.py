@@ -6,25 +6,14 @@ Simple specs to check lib.torch against. Run with the venv's python:
     .venv/bin/python tests/spl/make_fixtures.py
 """
 import os
+import sys
 
 import torch
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
+from fixture_writer import lit  # noqa: E402  (the one Python -> Simple literal writer)
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.spl")
-
-
-def lit(v):
-    """A Python value -> a Simple literal."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v) if v == v and abs(v) != float("inf") else ("nan" if v != v else ("inf" if v > 0 else "-inf"))
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("{", "\\{").replace("}", "\\}") + '"'
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(lit(x) for x in v) + "]"
-    raise TypeError(type(v))
 
 
 def flat(t):
