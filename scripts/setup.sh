@@ -19,7 +19,7 @@ if ((${#missing[@]})); then
 fi
 
 PIN=$(grep -E '^torch==' torch-requirements.txt | cut -d= -f3)
-if ! .venv/bin/python -c "import torch, sklearn, safetensors, sys; sys.exit(torch.__version__.split('+')[0] != '$PIN')" 2>/dev/null; then
+if ! .venv/bin/python -c "import torch, sklearn, safetensors, tensorboard, sys; sys.exit(torch.__version__.split('+')[0] != '$PIN')" 2>/dev/null; then
   echo "setup: installing torch $PIN and torch-requirements.txt into .venv (large download on first run)"
   PY=$(command -v python3)
   [ -x .venv/bin/python ] || "$PY" -m venv .venv
