@@ -193,6 +193,19 @@ Value b_print_inline(Interpreter& in, ArgList& args, SourceLoc loc) {
     return Value();
 }
 
+// time(): seconds since 1970 (Python's time.time()), for wall times in logs;
+// hostname() and process_id(): what log file names carry (TensorBoard's).
+Value b_time(Interpreter&, ArgList&, SourceLoc) {
+    auto now = std::chrono::system_clock::now().time_since_epoch();
+    return Value::number(std::chrono::duration<double>(now).count());
+}
+Value b_hostname(Interpreter&, ArgList&, SourceLoc) {
+    char name[256] = {0};
+    if (::gethostname(name, sizeof name - 1) != 0) return make_str("localhost");
+    return make_str(name);
+}
+Value b_process_id(Interpreter&, ArgList&, SourceLoc) { return Value::integer(static_cast<int64_t>(::getpid())); }
+
 Value b_clock(Interpreter&, ArgList&, SourceLoc) {
     auto now = std::chrono::steady_clock::now().time_since_epoch();
     return Value::number(std::chrono::duration<double>(now).count());
@@ -228,6 +241,9 @@ std::vector<BuiltinDef> make_table() {
         {"extern_calls", b_extern_calls, 0, 0, false},
         {"stdout_is_terminal", b_stdout_is_terminal, 0, 0, false},
         {"print_inline", b_print_inline, 1, 1, false},
+        {"time", b_time, 0, 0, false},
+        {"hostname", b_hostname, 0, 0, false},
+        {"process_id", b_process_id, 0, 0, false},
         {"args", b_args, 0, 0, false},
         {"live_objects", b_live_objects, 0, 1, false},
         {"clock", b_clock, 0, 0, false},

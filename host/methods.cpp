@@ -302,6 +302,10 @@ Value array_method(Ctx& c, M id, ArrayObj& arr) {
         c.arity(0);
         std::reverse(items.begin(), items.end());
         return Value();
+    // Answered in place: these run no callback, so they need no snapshot (which would
+    // make `xs.len()` in a loop O(n) per call).
+    case M::len: c.arity(0); return Value::integer(static_cast<int64_t>(items.size()));
+    case M::is_empty: c.arity(0); return Value::boolean(items.empty());
     default: break;
     }
     std::vector<Value> snapshot = items; // callbacks may modify the array
