@@ -7,7 +7,8 @@ with np.save's. Then the failures a spec cannot set up, each run in a splrun sub
 a full disk (RLIMIT_FSIZE, with SIGXFSZ ignored so that write() fails with EFBIG) must
 leave the old file intact and no temporary file behind; a directory that cannot be written
 and a file that cannot be read (as root, the child drops to the user nobody; skipped, with
-the reason, when nobody cannot run splrun here).
+the reason, when nobody cannot run splrun here). Last, check_pt.py: the torch.save files
+lib.torch.save writes, read by torch.load(weights_only=True).
 
 usage: check_python_reads.py SPLRUN        (SIMPLE_SFFI_PATH and SIMPLE_LIB as for the specs)
 
@@ -256,6 +257,11 @@ def main():
         check_written_files(checks, splrun, tmp)
         check_full_disk(checks, splrun, tmp)
         check_permissions(checks, splrun, tmp)
+        # lib.torch.save's files, read by torch.load(weights_only=True) (check_pt.py)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from check_pt import check_pt_files
+
+        check_pt_files(checks, splrun, tmp)
     print(f"{checks.failed} failed" if checks.failed else "all passed")
     sys.exit(1 if checks.failed else 0)
 

@@ -6,6 +6,8 @@
 // atomic writer's temporary files, and argument errors.
 #include "test_support.h"
 
+#include <caffe2/serialize/inline_container.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +73,7 @@ std::string reader_of(const std::string& name) {
         return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
     };
     if (ends(".safetensors")) return "rt_torch_safetensors_load";
+    if (ends(".pt")) return "rt_torch_pt_load";
     if (ends(".npy")) return "rt_torch_load_npy";
     if (ends(".npz")) return "rt_torch_load_npz";
     if (name.find("idx") != std::string::npos) return "rt_torch_read_idx";
@@ -80,15 +83,19 @@ std::string reader_of(const std::string& name) {
 
 Outcome load(const std::string& reader, const std::string& path) {
     if (reader == "rt_torch_read_csv") return plugin().try_runtime(reader, {path, ",", 0, "float64"});
+    if (reader == "rt_torch_pt_load") return plugin().try_runtime(reader, {path, "cpu"});
     return plugin().try_runtime(reader, {path});
 }
 
-// Frees what a successful load returned (a handle, or ([names], [handles])).
+// Frees what a successful load returned (a handle, ([names], [handles]), or
+// rt_torch_pt_load's (ops, texts, floats, handles)).
 void free_result(const Outcome& o) {
     if (!o.ok) return;
     if (o.value.tag == SPL_I64) plugin().free(o.value.i);
     if (o.value.tag == SPL_ARRAY && o.value.items.size() == 2)
         for (int64_t h : o.value.items[1].as_i64_list()) plugin().free(h);
+    if (o.value.tag == SPL_ARRAY && o.value.items.size() == 4)
+        for (int64_t h : o.value.items[3].as_i64_list()) plugin().free(h);
 }
 
 } // namespace
@@ -255,4 +262,69 @@ TEST_CASE_FIXTURE(LeakChecked, "a safetensors header nested a million levels dee
         expect_error(plugin().try_runtime("rt_torch_safetensors_load", {path}),
                      {path, "levels deep (a safetensors header nests 3)"});
     }
+}
+
+namespace {
+
+// A torch.save-like archive whose data.pkl is `pickle` (no storages).
+void write_pt(const std::string& path, const std::string& pickle) {
+    std::string out;
+    caffe2::serialize::PyTorchStreamWriter writer([&out](const void* data, size_t n) -> size_t {
+        out.append(static_cast<const char*>(data), n);
+        return n;
+    });
+    writer.writeRecord("data.pkl", pickle.data(), pickle.size());
+    writer.writeEndOfFile();
+    write_bytes(path, out, out.size());
+}
+
+} // namespace
+
+TEST_CASE_FIXTURE(LeakChecked, "a pickle nesting lists a million deep, or a list holding itself, is refused") {
+    const TempDir tmp;
+    const std::string path = tmp.path + "/deep.pt";
+    const size_t n = 1'000'000;
+    write_pt(path, "\x80\x02" + std::string(n, ']') + std::string(n - 1, 'a') + ".");
+    expect_error(plugin().try_runtime("rt_torch_pt_load", {path, "cpu"}), {path, "nests containers more than"});
+    write_pt(path, std::string("\x80\x02]q\x00"
+                               "h\x00"
+                               "a.",
+                               9)); // a list appended to itself
+    expect_error(plugin().try_runtime("rt_torch_pt_load", {path, "cpu"}), {path, "nests containers more than"});
+    // A DICT of a million (key, value) pairs that all repeat one key: one entry.
+    std::string pickle = "\x80\x02}(";
+    for (int i = 0; i < 1000; ++i) pickle += "K\x01N";
+    write_pt(path, pickle + "u.");
+    const Value v = plugin().runtime("rt_torch_pt_load", {path, "cpu"});
+    CHECK(v.as_array()[0].as_i64_list() == std::vector<int64_t>{9, 1, 3, 1, 0});
+}
+
+TEST_CASE_FIXTURE(LeakChecked, "torch.save round trip of every dtype and of views, through the flat program") {
+    const TempDir tmp;
+    const std::string path = tmp.path + "/all.pt";
+    std::vector<int64_t> ops{7, 0}, handles; // LIST n, then a TENSOR per dtype
+    std::vector<at::Tensor> refs;
+    const std::vector<c10::ScalarType> types{at::kFloat, at::kDouble, at::kHalf, at::kBFloat16, at::kLong,
+                                             at::kInt,   at::kShort,  at::kChar, at::kByte,     at::kBool};
+    for (size_t i = 0; i < types.size(); ++i) {
+        const at::Tensor ref = (sample({3, 4}, i + 1) * 10).to(types[i]);
+        const Input in = upload(ref);
+        ops.push_back(6);
+        handles.push_back(op_handle("rt_torch_t", {in.h})); // a view: saved with its strides
+        refs.push_back(ref.t());
+    }
+    ops[1] = static_cast<int64_t>(types.size());
+    plugin().runtime("rt_torch_pt_save", {path, ints(ops), list({}), floats({}), ints(handles)});
+    const Value loaded = plugin().runtime("rt_torch_pt_load", {path, "cpu"});
+    const auto got = loaded.as_array()[3].as_i64_list();
+    REQUIRE(got.size() == refs.size());
+    for (size_t i = 0; i < refs.size(); ++i) {
+        expect_same(got[i], refs[i], 0, 0);
+        plugin().free(got[i]);
+    }
+    for (const int64_t h : handles) plugin().free(h);
+    CHECK(list_dir(tmp.path) == std::vector<std::string>{"all.pt"});
+    // A malformed program is an error, not a crash.
+    expect_error(plugin().try_runtime("rt_torch_pt_save", {path, ints({7, 2, 0}), list({}), floats({}), ints({})}),
+                 {"malformed object program"});
 }
