@@ -21,26 +21,10 @@ import subprocess
 import sys
 import tempfile
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from python_side import REPO, ensure_modules  # noqa: E402
 
-
-def ensure_modules():
-    try:
-        import numpy  # noqa: F401
-        import safetensors  # noqa: F401
-        import torch  # noqa: F401
-    except ImportError as e:
-        venv = os.path.join(REPO, ".venv", "bin", "python")
-        # (Compared by a flag, not by path: a venv's python is often a link to the very
-        # interpreter that lacks the modules.)
-        if os.path.exists(venv) and not os.environ.get("SPL_IO_CHECK_REEXEC"):
-            os.environ["SPL_IO_CHECK_REEXEC"] = "1"
-            os.execv(venv, [venv] + sys.argv)
-        print(f"SKIP: {e} (run scripts/setup.sh for the project's .venv)")
-        sys.exit(77)
-
-
-ensure_modules()
+ensure_modules("numpy", "safetensors", "torch")
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402

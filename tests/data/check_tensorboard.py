@@ -34,23 +34,10 @@ import tempfile
 import threading
 import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from python_side import REPO, ensure_modules  # noqa: E402
 
-
-def ensure_modules():
-    try:
-        import tensorboard  # noqa: F401
-        import torch  # noqa: F401
-    except ImportError as e:
-        venv = os.path.join(REPO, ".venv", "bin", "python")
-        if os.path.exists(venv) and not os.environ.get("SPL_TB_CHECK_REEXEC"):
-            os.environ["SPL_TB_CHECK_REEXEC"] = "1"
-            os.execv(venv, [venv] + sys.argv)
-        print(f"SKIP: {e} (run scripts/setup.sh for the project's .venv)")
-        sys.exit(77)
-
-
-ensure_modules()
+ensure_modules("tensorboard", "torch")
 
 import torch  # noqa: E402
 from tensorboard.backend.event_processing import event_accumulator, event_file_loader  # noqa: E402
