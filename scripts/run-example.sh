@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 name=${1:-cnn}
 args=()
 if [ "$name" = digits ]; then
-  args=("$(ls .venv/lib/python3*/site-packages/sklearn/datasets/data/digits.csv.gz | head -1)" build/digits-best.safetensors)
+  args=("$(ls .venv/lib/python3*/site-packages/sklearn/datasets/data/digits.csv.gz | head -1)" build/digits-best.pt)
 fi
 if [ -x build/host/splrun ] && [ -f "examples/$name.spl" ]; then
   exec build/host/splrun "examples/$name.spl" "${args[@]}"

@@ -58,7 +58,7 @@ def digits_args(examples, tmp):
     found = glob.glob(os.path.join(examples, "..", ".venv", "lib", "python3*", "site-packages", "sklearn", "datasets", "data", "digits.csv.gz"))
     if not found:
         raise AssertionError("scikit-learn's digits.csv.gz not found in .venv (scripts/setup.sh installs it)")
-    return [found[0], os.path.join(tmp, "digits-best.safetensors")]
+    return [found[0], os.path.join(tmp, "digits-best.pt")]
 
 
 CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm, "digits": check_digits}
