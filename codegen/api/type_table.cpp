@@ -62,7 +62,9 @@ const std::vector<ArgBinding> kArguments = {
     {"MemoryFormat?",C::Text,     "text?",   "text",      "spl::opt_memory_format({v}, {n})", "text?", "{v}", L::Text, false, ""},
     {"Device",       C::Text,     "text",    "text",      "spl::device({v}, {n})", "text", "{v}", L::Text, false, ""},
     {"Device?",      C::Text,     "text?",   "text",      "spl::opt_device({v}, {n})", "text?", "{v}", L::Text, false, ""},
-    {"Generator?",   C::Value,    "i64?",    "value",     "spl::opt_generator({v}, {n})", "i64?", "{v}", L::Other, false, ""},
+    // lib.torch takes a Generator object (tensor.spl); the extern gets its handle (an i64
+    // seed still works at the extern: a fresh generator for that call).
+    {"Generator?",   C::Value,    "i64?",    "value",     "spl::opt_generator({v}, {n})", "Generator?", "generator_arg({v})", L::Other, false, ""},
     {"Dimname",      C::Text,     "text",    "text",      "spl::dimname({v}, {n})", "text", "{v}", L::Text, false, ""},
     {"Dimname[]",    C::TextArray, "[text]",  "text_list", "spl::dimname_list({v}, {n})", "[text]", "{v}", L::Text, false, ""},
     {"Dimname[]?",   C::TextArray, "[text]?", "text_list", "spl::opt_dimname_list({v}, {n})", "[text]?", "{v}", L::Text, false, ""},

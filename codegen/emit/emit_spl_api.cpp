@@ -35,7 +35,8 @@ OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy) {
         << surface.functions.size() << " functions and " << surface.methods.size() << " methods; left to the "
         << "hand-written library: ";
     for (size_t i = 0; i < surface.skipped.size(); ++i) out << (i ? ", " : "") << surface.skipped[i];
-    out << ".\n\"\"\"\n\nuse lib.torch.ffi.*\nuse lib.torch.tensor.{Tensor, opt_handle, handles, opt_handles}\n\n";
+    out << ".\n\"\"\"\n\nuse lib.torch.ffi.*\nuse lib.torch.tensor.{Tensor, Generator, opt_handle, handles, "
+           "opt_handles, generator_arg}\n\n";
     out << "impl Tensor:\n";
     for (const auto& m : surface.methods) write_callable(out, m, "    ");
     out << "\n";

@@ -170,9 +170,12 @@ OptDimnameList opt_dimname_list(SplTextArray values, const char* name) {
 }
 #endif
 
+// A Generator's handle (lib.torch's Generator objects: draws advance it across calls), or
+// a seed for a fresh CPU generator (one call's draws), or nil (the default generator).
 c10::optional<at::Generator> opt_generator(const SplValue& seed, const char* name) {
     if (seed.tag == SPL_NIL) return c10::nullopt;
-    if (seed.tag != SPL_I64) bad_tag(name, "an i64 seed or nil", seed);
+    if (seed.tag != SPL_I64) bad_tag(name, "a Generator, an i64 seed or nil", seed);
+    if (HandleTable::instance().holds_generator(seed.as.i)) return HandleTable::instance().generator(seed.as.i, name);
     return at::make_generator<at::CPUGeneratorImpl>(static_cast<uint64_t>(seed.as.i));
 }
 

@@ -68,10 +68,27 @@ int64_t HandleTable::insert(at::Tensor tensor) {
     return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(index + 1);
 }
 
+int64_t HandleTable::insert_generator(at::Generator generator) {
+    if (!generator.defined()) return 0;
+    const uint32_t index = take_index();
+    Slot& slot = chunks_[index >> kChunkBits].load(std::memory_order_acquire)[index & (kChunkSize - 1)];
+    slot.generator = std::move(generator);
+    slot.live.store(true, std::memory_order_relaxed);
+    return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(index + 1);
+}
+
+at::Generator& HandleTable::generator(int64_t handle, const char* what) const {
+    Slot* slot = slot_for(handle);
+    if (slot && slot->generator.defined()) return slot->generator;
+    if (slot) throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a tensor, not a Generator");
+    fail_lookup(handle, what);
+}
+
 void HandleTable::release(int64_t handle) {
     Slot* slot = slot_for(handle);
     if (!slot) fail_lookup(handle, "tensor to free");
     at::Tensor doomed = std::move(slot->tensor);
+    at::Generator doomed_generator = std::move(slot->generator);
     slot->live.store(false, std::memory_order_relaxed);
     // A generation that would wrap retires the slot for good, so an old
     // handle can never alias a new tensor.
@@ -102,6 +119,8 @@ bool HandleTable::was_issued(int64_t handle) const noexcept {
 
 void HandleTable::fail_lookup(int64_t handle, const char* what) const {
     if (handle == 0) throw SplError(std::string(what) + ": got handle 0 (None) where a tensor is required");
+    if (holds_generator(handle))
+        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a Generator, not a tensor");
     if (handle < 0 || (handle >> (kIndexBits + kGenerationBits)) != kTag)
         throw SplError(std::string(what) + ": " + std::to_string(handle) + " is not a tensor handle");
     if (was_issued(handle))

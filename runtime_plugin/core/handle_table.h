@@ -10,6 +10,7 @@
 // the caller's program.
 #pragma once
 
+#include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
 
 #include <atomic>
@@ -26,10 +27,17 @@ public:
 
     // Stores a tensor and returns its new handle. An undefined tensor maps to 0 (None).
     int64_t insert(at::Tensor tensor);
+    // Stores a random generator (lib.torch's Generator objects share the table, its
+    // generation checks and rt_torch_free with tensors).
+    int64_t insert_generator(at::Generator generator);
 
     // The tensor behind a live handle; throws SplError naming `what` otherwise.
     // The reference stays valid until the handle is freed.
     at::Tensor& get(int64_t handle, const char* what) const;
+    // The generator behind a live generator handle; throws SplError naming `what` otherwise.
+    at::Generator& generator(int64_t handle, const char* what) const;
+    // Whether a live handle holds a generator (ATen's Generator? arguments take one).
+    bool holds_generator(int64_t handle) const noexcept;
 
     // Frees a live handle; freeing twice, or a forged handle, throws.
     void release(int64_t handle);
@@ -49,7 +57,8 @@ private:
     static constexpr uint32_t kMaxChunks = (1u << kIndexBits) / kChunkSize;
 
     struct Slot {
-        at::Tensor tensor;
+        at::Tensor tensor;       // defined in a tensor's slot
+        at::Generator generator; // defined in a generator's slot
         uint32_t generation = 0; // bumped on every free; 0 is never live
         // Atomic only so that live_count() may read it from another thread;
         // relaxed loads and stores cost nothing more than plain ones.
@@ -100,8 +109,14 @@ inline HandleTable& HandleTable::instance() {
 }
 
 inline at::Tensor& HandleTable::get(int64_t handle, const char* what) const {
-    if (Slot* slot = slot_for(handle)) return slot->tensor;
+    Slot* slot = slot_for(handle);
+    if (slot && slot->tensor.defined()) return slot->tensor;
     fail_lookup(handle, what);
+}
+
+inline bool HandleTable::holds_generator(int64_t handle) const noexcept {
+    Slot* slot = slot_for(handle);
+    return slot && slot->generator.defined();
 }
 
 inline bool HandleTable::is_live(int64_t handle) const noexcept { return slot_for(handle) != nullptr; }

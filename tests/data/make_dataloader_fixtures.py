@@ -291,6 +291,18 @@ def main():
     v["error_normalize_dim"] = error_text(lambda: tv_normalize(torch.zeros(3, 4), [0.0], [1.0]))
     v["error_normalize_std"] = error_text(lambda: tv_normalize(torch.zeros(1, 2, 2), [0.0], [0.0]))
     v["error_crop_size"] = error_text(lambda: tv_random_crop(img, 7))
+    # With torch.Generator objects: the loader, the samplers and random_split draw from it.
+    g = torch.Generator().manual_seed(7)
+    v["gen_loader_batches"] = batches(DataLoader(TensorDataset(*tensors()), batch_size=4, shuffle=True, generator=g), 3)
+    v["gen_loader_after"] = [float(x) for x in torch.rand(3, generator=g).double().tolist()]
+    g = torch.Generator().manual_seed(11)
+    v["gen_random_long"] = list(RandomSampler(list(range(7)), num_samples=17, generator=g))
+    v["gen_random_replacement"] = list(RandomSampler(list(range(7)), replacement=True, num_samples=9, generator=g))
+    v["gen_subset"] = [int(i) for i in SubsetRandomSampler([10, 20, 30, 40, 50], generator=g)]
+    v["gen_weighted"] = [int(i) for i in WeightedRandomSampler([0.1, 0.5, 0.2, 0.2], 6, generator=g)]
+    v["gen_split"] = [[p[i] for i in range(len(p))] for p in random_split(list(range(100, 110)), [3, 7], generator=g)]
+    v["gen_samplers_after"] = [float(x) for x in torch.rand(3, generator=g).double().tolist()]
+
     # An IterableDataset: items in stream order, batched; the base seed still drawn per pass.
     torch.manual_seed(8)
     stream = Stream(7)

@@ -124,6 +124,30 @@ def readback_values(values):
     values["dtype_to_errors"] = [first_line_of_error(lambda d=getattr(torch, n): torch.zeros(2).to(d)) for n in names]
 
 
+def generators(values):
+    """torch.Generator objects: draws that advance them across calls, seeds, states; the
+    default generator's state; ops taking generator=."""
+    g = torch.Generator().manual_seed(42)
+    values["gen_randperm_twice"] = [torch.randperm(6, generator=g).tolist(), torch.randperm(6, generator=g).tolist()]
+    values["gen_randn"] = flat(torch.randn(4, generator=g))
+    values["gen_normal_"] = flat(torch.empty(3).normal_(2.0, 0.5, generator=g))
+    values["gen_bernoulli"] = flat(torch.full((6,), 0.5).bernoulli(generator=g))
+    values["gen_randint"] = torch.randint(0, 10, (5,), generator=g).tolist()
+    values["gen_multinomial"] = torch.multinomial(torch.tensor([0.1, 0.6, 0.3]), 4, True, generator=g).tolist()
+    values["gen_initial_seed"] = g.initial_seed()
+    values["gen_default_seed"] = torch.Generator().initial_seed()
+    values["gen_state_size"] = list(g.get_state().shape)
+    state = g.get_state()
+    first = flat(torch.rand(3, generator=g))
+    g.set_state(state)
+    values["gen_replayed"] = first == flat(torch.rand(3, generator=g))
+    torch.manual_seed(9)
+    values["rng_initial_seed"] = torch.initial_seed()
+    values["rng_state_size"] = list(torch.get_rng_state().shape)
+    values["rng_after_seed"] = flat(torch.rand(2))
+    values["gen_bad_state"] = raised(lambda: torch.Generator().set_state(torch.zeros(3, dtype=torch.uint8)))
+
+
 def main():
     values = {}
     a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -187,6 +211,7 @@ def main():
         values["shape_mismatch_message"] = str(e)
 
     conveniences(values)
+    generators(values)
     ragged_lists(values)
     readback_values(values)
 
