@@ -27,9 +27,8 @@ SPL_TORCH_EXPORT int64_t rt_torch_generator_new(void) {
 // A handle to the default CPU generator itself (what manual_seed seeds; ops without a
 // generator draw from it).
 SPL_TORCH_EXPORT int64_t rt_torch_default_generator(void) {
-    return spl::guarded<int64_t>(__func__, [&] {
-        return spl::HandleTable::instance().insert_generator(at::detail::getDefaultCPUGenerator());
-    });
+    return spl::guarded<int64_t>(
+        __func__, [&] { return spl::HandleTable::instance().insert_generator(at::detail::getDefaultCPUGenerator()); });
 }
 
 // Generator.manual_seed: a negative seed is taken modulo 2^64, as PyTorch does.
@@ -76,7 +75,8 @@ SPL_TORCH_EXPORT void rt_torch_generator_set_state(int64_t g, int64_t state) {
 
 SPL_TORCH_EXPORT void rt_torch_set_num_threads(int64_t n) {
     spl::guarded<void>(__func__, [&] {
-        if (n <= 0) throw spl::SplError("set_num_threads: expected a positive number of threads, got " + std::to_string(n));
+        if (n <= 0)
+            throw spl::SplError("set_num_threads: expected a positive number of threads, got " + std::to_string(n));
         at::set_num_threads(static_cast<int>(n));
     });
 }
