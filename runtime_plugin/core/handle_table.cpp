@@ -58,29 +58,50 @@ void HandleTable::give_index(uint32_t index) {
     if (cache.size() >= 2 * kCacheBatch) drain(cache, kCacheBatch);
 }
 
-int64_t HandleTable::insert(at::Tensor tensor) {
-    if (!tensor.defined()) return 0;
+int64_t HandleTable::handle_of(uint32_t index, const Slot& slot) const noexcept {
+    return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(index + 1);
+}
+
+int64_t HandleTable::occupy(Slot*& slot) {
     const uint32_t index = take_index();
     // The slot belongs to this thread alone until its handle is returned.
-    Slot& slot = chunks_[index >> kChunkBits].load(std::memory_order_acquire)[index & (kChunkSize - 1)];
-    slot.tensor = std::move(tensor);
-    slot.live.store(true, std::memory_order_relaxed);
-    return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(index + 1);
+    slot = &chunks_[index >> kChunkBits].load(std::memory_order_acquire)[index & (kChunkSize - 1)];
+    return handle_of(index, *slot);
+}
+
+int64_t HandleTable::insert(at::Tensor tensor) {
+    if (!tensor.defined()) return 0;
+    Slot* slot = nullptr;
+    const int64_t handle = occupy(slot);
+    slot->tensor = std::move(tensor);
+    slot->live.store(true, std::memory_order_relaxed);
+    return handle;
 }
 
 int64_t HandleTable::insert_generator(at::Generator generator) {
     if (!generator.defined()) return 0;
-    const uint32_t index = take_index();
-    Slot& slot = chunks_[index >> kChunkBits].load(std::memory_order_acquire)[index & (kChunkSize - 1)];
-    slot.generator = std::move(generator);
-    slot.live.store(true, std::memory_order_relaxed);
-    return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(index + 1);
+    Slot* slot = nullptr;
+    const int64_t handle = occupy(slot);
+    slot->generator = std::move(generator);
+    slot->live.store(true, std::memory_order_relaxed);
+    return handle;
+}
+
+int64_t HandleTable::insert_object(std::shared_ptr<HandleObject> object) {
+    if (!object) return 0;
+    Slot* slot = nullptr;
+    const int64_t handle = occupy(slot);
+    slot->object = std::move(object);
+    slot->live.store(true, std::memory_order_relaxed);
+    return handle;
 }
 
 at::Generator& HandleTable::generator(int64_t handle, const char* what) const {
     Slot* slot = slot_for(handle);
     if (slot && slot->generator.defined()) return slot->generator;
-    if (slot) throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a tensor, not a Generator");
+    if (slot)
+        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a " +
+                       (slot->object ? slot->object->kind() : "tensor") + ", not a Generator");
     fail_lookup(handle, what);
 }
 
@@ -89,6 +110,7 @@ void HandleTable::release(int64_t handle) {
     if (!slot) fail_lookup(handle, "tensor to free");
     at::Tensor doomed = std::move(slot->tensor);
     at::Generator doomed_generator = std::move(slot->generator);
+    std::shared_ptr<HandleObject> doomed_object = std::move(slot->object); // a job's destructor waits for it
     slot->live.store(false, std::memory_order_relaxed);
     // A generation that would wrap retires the slot for good, so an old
     // handle can never alias a new tensor.
@@ -121,6 +143,9 @@ void HandleTable::fail_lookup(int64_t handle, const char* what) const {
     if (handle == 0) throw SplError(std::string(what) + ": got handle 0 (None) where a tensor is required");
     if (holds_generator(handle))
         throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a Generator, not a tensor");
+    if (const Slot* slot = slot_for(handle); slot && slot->object)
+        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a " + slot->object->kind() +
+                       ", not a tensor");
     if (handle < 0 || (handle >> (kIndexBits + kGenerationBits)) != kTag)
         throw SplError(std::string(what) + ": " + std::to_string(handle) + " is not a tensor handle");
     if (was_issued(handle))

@@ -10,16 +10,26 @@
 // the caller's program.
 #pragma once
 
+#include "core/error_guard.h"
+
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 namespace spl {
+
+// Anything else a handle may hold (a background job, ...): named in errors by kind().
+class HandleObject {
+public:
+    virtual ~HandleObject() = default;
+    virtual const char* kind() const noexcept = 0;
+};
 
 class HandleTable {
 public:
@@ -31,11 +41,18 @@ public:
     // generation checks and rt_torch_free with tensors).
     int64_t insert_generator(at::Generator generator);
 
+    // Stores another object (a background job ...); freeing the handle destroys it.
+    int64_t insert_object(std::shared_ptr<HandleObject> object);
+
     // The tensor behind a live handle; throws SplError naming `what` otherwise.
     // The reference stays valid until the handle is freed.
     at::Tensor& get(int64_t handle, const char* what) const;
     // The generator behind a live generator handle; throws SplError naming `what` otherwise.
     at::Generator& generator(int64_t handle, const char* what) const;
+    // The object of type T behind a live handle (a shared reference: the object outlives a
+    // concurrent free); throws SplError naming `what` and `kind` otherwise.
+    template <class T>
+    std::shared_ptr<T> object(int64_t handle, const char* what, const char* kind) const;
     // Whether a live handle holds a generator (ATen's Generator? arguments take one).
     bool holds_generator(int64_t handle) const noexcept;
 
@@ -57,9 +74,10 @@ private:
     static constexpr uint32_t kMaxChunks = (1u << kIndexBits) / kChunkSize;
 
     struct Slot {
-        at::Tensor tensor;       // defined in a tensor's slot
-        at::Generator generator; // defined in a generator's slot
-        uint32_t generation = 0; // bumped on every free; 0 is never live
+        at::Tensor tensor;                    // defined in a tensor's slot
+        at::Generator generator;              // defined in a generator's slot
+        std::shared_ptr<HandleObject> object; // set in another object's slot
+        uint32_t generation = 0;              // bumped on every free; 0 is never live
         // Atomic only so that live_count() may read it from another thread;
         // relaxed loads and stores cost nothing more than plain ones.
         std::atomic<bool> live{false};
@@ -79,6 +97,8 @@ private:
     HandleTable() = default;
     Slot* slot_for(int64_t handle) const noexcept;
     [[noreturn]] void fail_lookup(int64_t handle, const char* what) const;
+    int64_t occupy(Slot*& slot); // takes a free slot; the caller fills it, then marks it live
+    int64_t handle_of(uint32_t index, const Slot& slot) const noexcept;
     bool was_issued(int64_t handle) const noexcept; // for a tagged handle that is not live
 
     // Chunks never move once allocated, so lookups need no lock.
@@ -117,6 +137,17 @@ inline at::Tensor& HandleTable::get(int64_t handle, const char* what) const {
 inline bool HandleTable::holds_generator(int64_t handle) const noexcept {
     Slot* slot = slot_for(handle);
     return slot && slot->generator.defined();
+}
+
+template <class T>
+std::shared_ptr<T> HandleTable::object(int64_t handle, const char* what, const char* kind) const {
+    Slot* slot = slot_for(handle);
+    if (slot) {
+        if (auto typed = std::dynamic_pointer_cast<T>(slot->object)) return typed;
+        const char* held = slot->object ? slot->object->kind() : slot->generator.defined() ? "Generator" : "tensor";
+        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a " + held + ", not a " + kind);
+    }
+    fail_lookup(handle, what);
 }
 
 inline bool HandleTable::is_live(int64_t handle) const noexcept { return slot_for(handle) != nullptr; }

@@ -296,8 +296,7 @@ def main():
     checks = Checks()
     with tempfile.TemporaryDirectory(prefix="spl-tb-") as tmp:
         simple_base, python_base = os.path.join(tmp, "simple"), os.path.join(tmp, "python")
-        for sub in ["run"] + [os.path.join("run", s) for s in SUB_FOLDERS] + ["purge", "unclosed"]:
-            os.makedirs(os.path.join(simple_base, sub))
+        # no folder is made here: SummaryWriter makes its log_dir and add_scalars' folders, as PyTorch's
         program = os.path.join(tmp, "log.spl")
         with open(program, "w") as f:
             f.write(simple_program())
