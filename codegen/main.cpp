@@ -3,9 +3,12 @@
 //
 //   torch-codegen ir       --native-functions F --tags F --version V -o IR.json
 //   torch-codegen ir       --headers INCLUDE_DIR [--version V] -o IR.json
-//   torch-codegen emit     --ir IR.json --policy P --out-dir D [--shards N]
-//   torch-codegen generate (ir's options) --policy P --out-dir D [--shards N]
+//   torch-codegen emit     --ir IR.json --policy P --out-dir D [--shards N] [--reference-ir REF.json]
+//   torch-codegen generate (ir's options) --policy P --out-dir D [--shards N] [--reference-ir REF.json]
 //                                                          (ir + emit in one run)
+//
+// --reference-ir: the IR lib.torch's hand-written library is written against (the pin's);
+// its operators this LibTorch lacks become functions that raise an error naming them.
 //   torch-codegen diff     OLD_IR NEW_IR [--json] [--policy P] [--spl-lib DIR]
 //
 // `ir` and `generate` read native_functions.yaml (--frontend yaml) or the
@@ -23,6 +26,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -85,6 +89,8 @@ codegen::OperatorSet load_operators(const Options& o) {
     return codegen::scan_headers(o.at("headers"), o.count("version") ? o.at("version") : "");
 }
 
+codegen::OperatorSet load_ir(const std::string& path);
+
 // The IR as text: the one thing every emitter reads.
 std::string make_ir(const Options& o) { return codegen::to_json(load_operators(o)).dump(1) + "\n"; }
 
@@ -92,12 +98,21 @@ void emit_from_ir(const std::string& ir_text, const Options& o) {
     const codegen::OperatorSet ir = codegen::from_json(nlohmann::json::parse(ir_text));
     const auto policy = codegen::api::Policy::load(required(o, "policy"));
     const auto set = codegen::api::bind_all(ir, policy);
+    // --reference-ir: the IR lib.torch's hand-written library is written against (the pin's,
+    // generated/ir.json); what it has and this LibTorch lacks is emitted as raising stubs.
+    std::optional<codegen::OperatorSet> reference_ir;
+    std::optional<codegen::api::BoundSet> reference;
+    if (o.count("reference-ir")) {
+        reference_ir = load_ir(o.at("reference-ir"));
+        reference = codegen::api::bind_all(*reference_ir, policy);
+    }
+    const codegen::api::BoundSet* ref = reference ? &*reference : nullptr;
     const int shards = o.count("shards") ? std::stoi(o.at("shards")) : 8;
 
     std::vector<codegen::emit::OutputFile> files = codegen::emit::emit_cpp(set, shards);
     files.push_back(codegen::emit::emit_registry(set));
-    files.push_back(codegen::emit::emit_spl(set));
-    files.push_back(codegen::emit::emit_spl_api(set, policy));
+    files.push_back(codegen::emit::emit_spl(set, ref));
+    files.push_back(codegen::emit::emit_spl_api(set, policy, ref));
     files.push_back(codegen::emit::emit_coverage(set));
     files.push_back(codegen::emit::emit_type_doc(ir));
     codegen::emit::write_files(required(o, "out-dir"), files);

@@ -2,6 +2,7 @@
 //
 //   splrun [options] FILE.spl [ARGS...]     run a program
 //   splrun [options] test PATH...           run SSpec files (*_spec.spl under each PATH)
+//   splrun [options] doctor                 report what it would load and any mismatch
 //
 // Options: -L DIR (library root, repeatable), --max-depth N, -h, --version.
 // Environment: SIMPLE_LIB (library roots, ':'-separated), SIMPLE_SFFI_PATH
@@ -19,7 +20,9 @@
 #include <sys/stat.h>
 #include <vector>
 
+#include "doctor.h"
 #include "interpreter.h"
+#include "search_paths.h"
 #include "spl_plugin.h"
 
 namespace {
@@ -27,37 +30,16 @@ namespace {
 constexpr const char* kUsage =
     "usage: splrun [options] FILE.spl [ARGS...]\n"
     "       splrun [options] test PATH...\n"
+    "       splrun [options] doctor           what it would load, versions, CUDA, mismatches\n"
     "options:\n"
     "  -L DIR          add a library root (where `use lib.torch...` is looked up)\n"
     "  --max-depth N   nested calls allowed before \"stack overflow\" (default 4000)\n"
     "  -h, --help      this text\n"
     "  --version       the host and plugin ABI versions\n"
     "environment:\n"
-    "  SIMPLE_LIB        library roots, ':'-separated (default: ./spl_stubs/lib, <exe>/../../spl_stubs/lib)\n"
-    "  SIMPLE_SFFI_PATH  plugin directories, ':'-separated, searched before the defaults\n";
-
-std::vector<std::string> split_path(const char* value) {
-    std::vector<std::string> out;
-    if (!value) return out;
-    std::string s(value);
-    size_t start = 0;
-    while (start <= s.size()) {
-        size_t colon = s.find(':', start);
-        if (colon == std::string::npos) colon = s.size();
-        if (colon > start) out.push_back(s.substr(start, colon - start));
-        start = colon + 1;
-    }
-    return out;
-}
-
-std::string exe_dir() {
-    char buf[4096];
-    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) return ".";
-    std::string path(buf, static_cast<size_t>(n));
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? "." : path.substr(0, slash);
-}
+    "  SIMPLE_LIB        library roots, ':'-separated (default: <exe>/" SPLRUN_LIB_FROM_BIN ")\n"
+    "  SIMPLE_SFFI_PATH  plugin directories, ':'-separated, searched before the defaults\n"
+    "                    (<exe>/../runtime_plugin, <exe>/" SPLRUN_PLUGINS_FROM_BIN ")\n";
 
 bool is_dir(const std::string& p) {
     struct stat st {};
@@ -87,6 +69,7 @@ void find_specs(const std::string& dir, std::vector<std::string>& out) {
 struct Job {
     spl::HostOptions options;
     bool test = false;
+    bool doctor = false;
     std::vector<std::string> paths;
     int status = 0;
 };
@@ -150,7 +133,9 @@ int main(int argc, char** argv) {
         std::fputs(kUsage, stderr);
         return 2;
     }
-    if (std::strcmp(argv[i], "test") == 0) {
+    if (std::strcmp(argv[i], "doctor") == 0 && i + 1 == argc) {
+        job.doctor = true;
+    } else if (std::strcmp(argv[i], "test") == 0) {
         job.test = true;
         for (++i; i < argc; ++i) job.paths.push_back(argv[i]);
         if (job.paths.empty()) job.paths.push_back(".");
@@ -159,16 +144,10 @@ int main(int argc, char** argv) {
         for (++i; i < argc; ++i) job.options.program_args.push_back(argv[i]);
     }
 
-    const std::string exe = exe_dir();
-    std::vector<std::string> env_lib = split_path(std::getenv("SIMPLE_LIB"));
-    lib_dirs.insert(lib_dirs.end(), env_lib.begin(), env_lib.end());
-    if (lib_dirs.empty()) lib_dirs = {"spl_stubs/lib", exe + "/../../spl_stubs/lib"};
-    job.options.lib_roots = lib_dirs;
-
-    job.options.plugin_dirs = split_path(std::getenv("SIMPLE_SFFI_PATH"));
-    for (const std::string& d :
-         {exe, exe + "/../lib", std::string("build"), std::string("build/runtime_plugin"), exe + "/../runtime_plugin"})
-        job.options.plugin_dirs.push_back(d);
+    spl::SearchPaths paths = spl::search_paths(lib_dirs);
+    job.options.lib_roots = std::move(paths.lib_roots);
+    job.options.plugin_dirs = std::move(paths.plugin_dirs);
+    if (job.doctor) return spl::run_doctor(job.options);
 
     // The tree walker recurses on the C++ stack; give it room for deep
     // Simple recursion (bounded by --max-depth) instead of the default 8 MiB.

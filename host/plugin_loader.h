@@ -16,6 +16,16 @@
 
 namespace spl {
 
+// A plugin opened through spl_plugin_open.
+struct OpenedPlugin {
+    std::string path;
+    const SplPluginInfo* info = nullptr;
+};
+
+// Why `decl` does not match the function a plugin registered under its name
+// (parameter count, names, types, result); "" when it matches.
+std::string registration_mismatch(const ast::ExternDecl& decl, const SplFunction& fn);
+
 class PluginLoader {
 public:
     explicit PluginLoader(std::vector<std::string> search_dirs) : dirs_(std::move(search_dirs)) {}
@@ -30,15 +40,15 @@ public:
     // declaration. Throws ProgramError (ErrorKind::Load) naming what is wrong.
     const SplFunction* bind(const ast::ExternDecl& decl);
 
+    // libspl_<prefix>.so, opened once; nullptr when it cannot be found or
+    // opened, with `why` (and `searched`: the paths tried) saying so.
+    const OpenedPlugin* open(const std::string& prefix, std::string& why, std::string& searched);
+
 private:
-    struct Plugin {
-        std::string path;
-        const SplPluginInfo* info = nullptr;
-    };
-    const Plugin& open(const std::string& prefix, const ast::ExternDecl& decl);
+    const OpenedPlugin& open_for(const std::string& prefix, const ast::ExternDecl& decl);
 
     std::vector<std::string> dirs_;
-    std::unordered_map<std::string, Plugin> plugins_;
+    std::unordered_map<std::string, OpenedPlugin> plugins_;
 };
 
 } // namespace spl

@@ -119,4 +119,52 @@ ApiSurface simple_api(const BoundSet& set, const std::set<std::string>& hand_wri
     return api;
 }
 
+namespace {
+
+// Name and parameter types: two callables with the same key are the same overload to the host.
+std::string overload_key(const ApiCallable& c) {
+    std::string key = c.name + "(";
+    for (const auto& p : c.params) key += p.type + ",";
+    return key + ")";
+}
+
+std::vector<ApiCallable> absent(const std::vector<ApiCallable>& here, const std::vector<ApiCallable>& reference,
+                                const std::string& here_version, const std::string& reference_version) {
+    std::set<std::string> present;
+    for (const auto& c : here) present.insert(overload_key(c));
+    std::vector<ApiCallable> out;
+    for (const auto& c : reference) {
+        if (present.count(overload_key(c))) continue;
+        ApiCallable stub = c;
+        stub.body = {absent_operator_error(*c.binding, here_version, reference_version)};
+        out.push_back(std::move(stub));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string absent_operator_error(const OperatorBinding& b, const std::string& here_version,
+                                  const std::string& reference_version) {
+    return "error(\"aten::" + b.op->schema.qualified_name() + " is not in LibTorch " + here_version +
+           ", the LibTorch this lib.torch was built for (LibTorch " + reference_version + " has it)\")";
+}
+
+ApiSurface absent_callables(const ApiSurface& here, const ApiSurface& reference, const std::string& here_version,
+                            const std::string& reference_version) {
+    ApiSurface out;
+    out.functions = absent(here.functions, reference.functions, here_version, reference_version);
+    out.methods = absent(here.methods, reference.methods, here_version, reference_version);
+    return out;
+}
+
+std::vector<const OperatorBinding*> absent_entry_points(const BoundSet& here, const BoundSet& reference) {
+    std::set<std::string> present;
+    for (const auto& b : here.bound) present.insert(b.entry_point);
+    std::vector<const OperatorBinding*> out;
+    for (const auto& b : reference.bound)
+        if (!present.count(b.entry_point)) out.push_back(&b);
+    return out;
+}
+
 } // namespace codegen::api

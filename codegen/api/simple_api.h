@@ -40,4 +40,18 @@ struct ApiSurface {
 ApiSurface simple_api(const BoundSet& set, const std::set<std::string>& hand_written_methods,
                       const std::set<std::string>& hand_written_functions);
 
+// The functions and methods of `reference` (the API of the LibTorch lib.torch's hand-written
+// library is written against) that `here` lacks, compared by name and parameter types, each
+// with a body that raises an error naming the operator and both versions: on an older
+// LibTorch, a feature that needs a missing operator fails when used, and the rest loads.
+ApiSurface absent_callables(const ApiSurface& here, const ApiSurface& reference, const std::string& here_version,
+                            const std::string& reference_version);
+
+// The operators bound in `reference` whose entry point `here` lacks (sorted by entry point).
+std::vector<const OperatorBinding*> absent_entry_points(const BoundSet& here, const BoundSet& reference);
+
+// The error an absent operator raises (a Simple expression).
+std::string absent_operator_error(const OperatorBinding& b, const std::string& here_version,
+                                  const std::string& reference_version);
+
 } // namespace codegen::api

@@ -55,13 +55,24 @@ OutputFile emit_registry(const api::BoundSet& set) {
     return {"registry.cpp", out.str()};
 }
 
-OutputFile emit_spl(const api::BoundSet& set) {
+OutputFile emit_spl(const api::BoundSet& set, const api::BoundSet* reference) {
     std::ostringstream out;
     out << banner(*set.ir, "#");
     out << "\"\"\"The raw LibTorch entry points of libspl_torch.so: one extern fn per ATen operator overload.\n\n";
     out << "Tensors are i64 handles (0 = None). Programs use lib.torch, which wraps these.\n\"\"\"\n\n";
     out << "val LIBTORCH_VERSION = \"" << set.ir->libtorch_version << "\"\n\n";
     for (const auto& b : set.bound) out << simple_declaration(b) << "\n";
+    if (reference) {
+        const auto absent = api::absent_entry_points(set, *reference);
+        if (!absent.empty())
+            out << "\n# Entry points of LibTorch " << reference->ir->libtorch_version
+                << " that this LibTorch lacks: " << absent.size() << ", each raising an error when called.\n";
+        for (const api::OperatorBinding* b : absent) {
+            const std::string declaration = simple_declaration(*b);
+            out << declaration.substr(std::string("extern ").size()) << ": "
+                << api::absent_operator_error(*b, set.ir->libtorch_version, reference->ir->libtorch_version) << "\n";
+        }
+    }
     return {"ffi.spl", out.str()};
 }
 

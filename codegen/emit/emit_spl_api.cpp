@@ -26,8 +26,13 @@ void write_callable(std::ostream& out, const api::ApiCallable& c, const std::str
 
 } // namespace
 
-OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy) {
+OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy, const api::BoundSet* reference) {
     const api::ApiSurface surface = api::simple_api(set, policy.hand_written_methods, policy.hand_written_functions);
+    api::ApiSurface absent;
+    if (reference)
+        absent = api::absent_callables(
+            surface, api::simple_api(*reference, policy.hand_written_methods, policy.hand_written_functions),
+            set.ir->libtorch_version, reference->ir->libtorch_version);
     std::ostringstream out;
     out << banner(*set.ir, "#");
     out << "\"\"\"lib.torch's generated API: every ATen function variant as a function and every method\n"
@@ -39,9 +44,18 @@ OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy) {
            "opt_handles, generator_arg}\n\n";
     out << "impl Tensor:\n";
     for (const auto& m : surface.methods) write_callable(out, m, "    ");
+    if (!absent.methods.empty())
+        out << "    # methods of LibTorch " << reference->ir->libtorch_version << " that this LibTorch lacks\n";
+    for (const auto& m : absent.methods) write_callable(out, m, "    ");
     out << "\n";
     std::set<std::string> names;
     for (const auto& f : surface.functions) {
+        write_callable(out, f, "");
+        names.insert(f.name);
+    }
+    if (!absent.functions.empty())
+        out << "\n# functions of LibTorch " << reference->ir->libtorch_version << " that this LibTorch lacks\n";
+    for (const auto& f : absent.functions) {
         write_callable(out, f, "");
         names.insert(f.name);
     }

@@ -27,10 +27,13 @@ std::string simple_declaration(const api::OperatorBinding& b);
 std::vector<OutputFile> emit_cpp(const api::BoundSet& set, int shards);
 // registry.cpp: the SplFunction table handed to hosts.
 OutputFile emit_registry(const api::BoundSet& set);
-// ops.spl: lib.torch's generated functions and Tensor methods (api/simple_api.h).
-OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy);
-// ffi.spl: one `extern fn` per entry point.
-OutputFile emit_spl(const api::BoundSet& set);
+// ops.spl: lib.torch's generated functions and Tensor methods (api/simple_api.h). With a
+// `reference` (the pin's IR, bound), also every function and method it has and this
+// LibTorch lacks, raising an error that names the operator (api::absent_callables).
+OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy, const api::BoundSet* reference);
+// ffi.spl: one `extern fn` per entry point; with a `reference`, a raising `fn` for each of
+// its entry points this LibTorch lacks (the hand-written library calls some directly).
+OutputFile emit_spl(const api::BoundSet& set, const api::BoundSet* reference);
 // type-table.md: the type table (api/type_table.cpp) as documentation.
 OutputFile emit_type_doc(const OperatorSet& ir);
 // coverage.txt: counts, and every exclusion with its reason.

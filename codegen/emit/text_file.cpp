@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace codegen::emit {
@@ -12,10 +13,25 @@ std::string banner(const OperatorSet& ir, const std::string& prefix) {
            "). Do not edit: change codegen/ or schema/policy.json and regenerate.\n";
 }
 
+namespace {
+
+bool holds(const std::filesystem::path& path, const std::string& content) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream old;
+    old << in.rdbuf();
+    return old.str() == content;
+}
+
+} // namespace
+
+// A file whose content is unchanged is not rewritten: its time stays, and Meson's custom
+// commands (ninja `restat`) then rebuild only what depends on files that did change.
 void write_files(const std::string& out_dir, const std::vector<OutputFile>& files) {
     std::filesystem::create_directories(out_dir);
     for (const auto& file : files) {
         const auto path = std::filesystem::path(out_dir) / file.name;
+        if (holds(path, file.content)) continue;
         std::ofstream out(path, std::ios::binary);
         if (!out) throw std::runtime_error("cannot write " + path.string());
         out << file.content;

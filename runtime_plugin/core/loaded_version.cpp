@@ -28,13 +28,19 @@ std::string first_version_in(const std::filesystem::path& file) {
 
 std::string release_of(const std::string& version) { return version.substr(0, version.find('+')); }
 
-std::string loaded_libtorch_version() {
+std::string loaded_libtorch_path() {
     Dl_info info{};
     // Any function of libtorch_cpu tells where it was loaded from.
     if (!dladdr(reinterpret_cast<void*>(&at::_ops::add_Tensor::call), &info) || !info.dli_fname) return "";
     std::error_code error;
     const auto library = std::filesystem::canonical(info.dli_fname, error);
-    if (error) return "";
+    return error ? "" : library.string();
+}
+
+std::string loaded_libtorch_version() {
+    const std::string path = loaded_libtorch_path();
+    if (path.empty()) return "";
+    const std::filesystem::path library(path);
     const std::string name = library.filename().string();
     if (const auto at = name.find(".so."); at != std::string::npos) return name.substr(at + 4);
     const auto root = library.parent_path().parent_path();

@@ -11,6 +11,8 @@ namespace spl {
 // build-version file (an unzipped LibTorch) or torch/version.py (the pip
 // wheel). "" when none of these says.
 std::string loaded_libtorch_version();
+// The file of the libtorch_cpu this process loaded, resolved ("" if unknown).
+std::string loaded_libtorch_path();
 
 // "2.15.0+cu132" -> "2.15.0".
 std::string release_of(const std::string& version);

@@ -6,6 +6,36 @@
 #include <ATen/Context.h>
 #include <ATen/detail/CUDAHooksInterface.h>
 
+#include <dlfcn.h>
+
+namespace {
+
+// Whether CUDA can be used and, when not, the first reason found, for `splrun doctor`.
+std::string cuda_status() {
+    auto& hooks = at::detail::getCUDAHooks();
+    if (hooks.hasCUDA()) return "available: " + std::to_string(hooks.getNumGPUs()) + " device(s)";
+    // RTLD_NOLOAD: only asks whether the process has it; nothing new is loaded.
+    if (void* cuda_torch = ::dlopen("libtorch_cuda.so", RTLD_NOW | RTLD_NOLOAD)) {
+        ::dlclose(cuda_torch);
+    } else {
+        return "not available: the LibTorch loaded has no CUDA part (libtorch_cuda.so is not loaded: a CPU-only "
+               "LibTorch, or a plugin linked without it)";
+    }
+    void* driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!driver) {
+        const char* why = ::dlerror();
+        return std::string("not available: LibTorch has CUDA, but there is no NVIDIA driver (") +
+               (why ? why : "libcuda.so.1 cannot be loaded") + ")";
+    }
+    ::dlclose(driver);
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    return std::string("not available: the NVIDIA driver is installed but no usable GPU was found (nvidia-smi "
+                       "lists the devices") +
+           (visible ? std::string("; CUDA_VISIBLE_DEVICES=") + visible : std::string()) + ")";
+}
+
+} // namespace
+
 extern "C" {
 
 SPL_TORCH_EXPORT const char* rt_torch_version(void) {
@@ -17,6 +47,22 @@ SPL_TORCH_EXPORT const char* rt_torch_loaded_version(void) {
     return spl::guarded<const char*>(__func__, [&] {
         spl::ResultArena::current().reset();
         return spl::ResultArena::current().text(spl::loaded_libtorch_version());
+    });
+}
+
+// The file of the libtorch_cpu this process loaded ("" if unknown).
+SPL_TORCH_EXPORT const char* rt_torch_loaded_library(void) {
+    return spl::guarded<const char*>(__func__, [&] {
+        spl::ResultArena::current().reset();
+        return spl::ResultArena::current().text(spl::loaded_libtorch_path());
+    });
+}
+
+// "available: N device(s)", or "not available: " and the reason.
+SPL_TORCH_EXPORT const char* rt_torch_cuda_status(void) {
+    return spl::guarded<const char*>(__func__, [&] {
+        spl::ResultArena::current().reset();
+        return spl::ResultArena::current().text(cuda_status());
     });
 }
 
@@ -58,6 +104,8 @@ SPL_TORCH_EXPORT void rt_torch_clear_error(void) {
 SPL_EXTRA(rt_torch_version)
 SPL_EXTRA(rt_torch_loaded_version)
 SPL_EXTRA(rt_torch_plugin_version)
+SPL_EXTRA(rt_torch_loaded_library)
+SPL_EXTRA(rt_torch_cuda_status)
 SPL_EXTRA(rt_torch_manual_seed, "seed")
 SPL_EXTRA(rt_torch_cuda_is_available)
 SPL_EXTRA(rt_torch_cuda_device_count)

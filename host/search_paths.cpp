@@ -1,0 +1,51 @@
+// Where splrun looks for library roots and plugins (search_paths.h).
+#include "search_paths.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace spl {
+
+namespace {
+
+std::vector<std::string> split_path(const char* value) {
+    std::vector<std::string> out;
+    if (!value) return out;
+    const std::string s(value);
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t colon = s.find(':', start);
+        if (colon == std::string::npos) colon = s.size();
+        if (colon > start) out.push_back(s.substr(start, colon - start));
+        start = colon + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+std::string executable_dir() {
+    char buf[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return ".";
+    const std::string path(buf, static_cast<size_t>(n));
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+SearchPaths search_paths(const std::vector<std::string>& cli_lib_roots) {
+    const std::string exe = executable_dir();
+    SearchPaths paths;
+    paths.lib_roots = cli_lib_roots;
+    for (const std::string& d : split_path(std::getenv("SIMPLE_LIB"))) paths.lib_roots.push_back(d);
+    if (paths.lib_roots.empty()) paths.lib_roots.push_back(exe + "/" SPLRUN_LIB_FROM_BIN);
+
+    paths.plugin_dirs = split_path(std::getenv("SIMPLE_SFFI_PATH"));
+    // the build tree's plugin (splrun in <build>/host), then the installed one
+    for (const std::string& d : {exe + "/../runtime_plugin", exe + "/" SPLRUN_PLUGINS_FROM_BIN})
+        paths.plugin_dirs.push_back(d);
+    return paths;
+}
+
+} // namespace spl

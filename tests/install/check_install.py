@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Installs this build into a temporary prefix (meson install --destdir) and uses it as a user
+would, with no SIMPLE_* variable set and from an unrelated folder:
+
+- the installed tree holds the plugin, splrun, lib.torch (with this LibTorch's ffi.spl and
+  ops.spl), spl_plugin.h and spl-torch.pc; the plugin's RUNPATH names LibTorch's folder;
+- examples/xor.spl learns XOR, and the tests/spl specs that apply to this LibTorch pass (a
+  spec whose first lines say `# requires: LibTorch >= X` is left out on an older one: its
+  fixtures come from the pinned wheel);
+- the tree is relocatable: moved elsewhere as a whole, it still runs;
+- `splrun doctor` reports the installed parts and no problem; with the other build's plugin
+  put in place of this one (a broken installation), it names the mismatch and exits 1;
+- `meson --internal uninstall` (ninja uninstall) removes every installed file.
+
+usage: check_install.py BUILD_DIR SOURCE_DIR LIBTORCH_VERSION OTHER_PLUGIN...
+(OTHER_PLUGIN: the other builds' plugins; the first that exists makes the broken case)
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAILED = []
+
+
+def check(name, ok, detail=""):
+    print(f"{'ok  ' if ok else 'FAIL'} {name}" + ("" if ok else f"\n{detail}"))
+    if not ok:
+        FAILED.append(name)
+
+
+def version_tuple(v):
+    return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+
+
+def clean_env():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SIMPLE_")}
+    env.pop("LD_LIBRARY_PATH", None)
+    return env
+
+
+def run(cmd, cwd, timeout=900):
+    return subprocess.run(cmd, cwd=cwd, env=clean_env(), capture_output=True, text=True, timeout=timeout)
+
+
+def applies(spec, libtorch_version):
+    """A spec applies unless its header says `# requires: LibTorch >= X` with X above this one."""
+    with open(spec) as f:
+        for line in f.readlines()[:12]:
+            m = re.match(r"#\s*requires:\s*LibTorch\s*>=\s*(\S+)", line)
+            if m and version_tuple(libtorch_version) < version_tuple(m.group(1)):
+                return False
+    return True
+
+
+def installed(prefix, pattern):
+    found = glob.glob(os.path.join(prefix, pattern), recursive=True)
+    return found[0] if found else None
+
+
+def main():
+    build, source, libtorch_version = sys.argv[1:4]
+    others = [p for p in sys.argv[4:] if os.path.exists(p)]
+    work = tempfile.mkdtemp(prefix="spl-install-")
+    try:
+        stage = os.path.join(work, "stage")
+        done = subprocess.run(["meson", "install", "-C", build, "--no-rebuild", "--destdir", stage,
+                               "--tags", "runtime,devel"], capture_output=True, text=True, timeout=600)
+        check("meson install --destdir", done.returncode == 0, done.stdout + done.stderr)
+        if done.returncode != 0:
+            return
+        splrun = installed(stage, "**/bin/splrun")
+        plugin = installed(stage, "**/spl-torch/libspl_torch.so")
+        lib = installed(stage, "**/share/spl-torch/lib/torch")
+        check("the tree has splrun, the plugin, lib.torch, spl_plugin.h and spl-torch.pc",
+              all([splrun, plugin, lib, installed(stage, "**/include/spl-torch/spl_plugin.h"),
+                   installed(stage, "**/pkgconfig/spl-torch.pc")]), "\n".join(sorted(glob.glob(stage + "/**", recursive=True))))
+        if not (splrun and plugin and lib):
+            return
+        prefix = os.path.dirname(os.path.dirname(splrun))
+        with open(os.path.join(lib, "ffi.spl")) as f:
+            first = f.readline()
+        check("lib.torch's ffi.spl is this LibTorch's", f"from LibTorch {libtorch_version}" in first, first)
+        with open(os.path.join(lib, "ops.spl")) as f:
+            ops_first = f.readline()
+        check("lib.torch's ops.spl is this LibTorch's", f"from LibTorch {libtorch_version}" in ops_first, ops_first)
+        readelf = subprocess.run(["readelf", "-d", plugin], capture_output=True, text=True)
+        runpath = re.search(r"(?:RUNPATH|RPATH).*\[(.*)\]", readelf.stdout)
+        check("the plugin's RUNPATH names LibTorch's folder",
+              runpath is not None and any(os.path.exists(os.path.join(d, "libtorch_cpu.so")) or
+                                          glob.glob(os.path.join(d, "libtorch_cpu.so*"))
+                                          for d in runpath.group(1).split(":")), readelf.stdout)
+
+        elsewhere = os.path.join(work, "elsewhere")
+        os.makedirs(elsewhere)
+        xor = run([splrun, os.path.join(source, "examples", "xor.spl")], elsewhere)
+        check("examples/xor.spl learns XOR from the installed tree, no variables set",
+              xor.returncode == 0 and "rounded: [0.0, 1.0, 1.0, 0.0]" in xor.stdout, xor.stdout + xor.stderr)
+
+        specs = sorted(glob.glob(os.path.join(source, "tests", "spl", "*_spec.spl")))
+        chosen = [s for s in specs if applies(s, libtorch_version)]
+        left = [os.path.basename(s) for s in specs if s not in chosen]
+        print(f"     specs for LibTorch {libtorch_version}: {len(chosen)} of {len(specs)}"
+              + (f" (left out, they require a newer LibTorch: {', '.join(left)})" if left else ""))
+        result = run([splrun, "test"] + chosen, elsewhere)
+        summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
+        check(f"the tests/spl specs pass from the installed tree ({summary})", result.returncode == 0,
+              result.stdout[-4000:] + result.stderr[-2000:])
+
+        doctor = run([splrun, "doctor"], elsewhere)
+        print("\n".join("     | " + line for line in doctor.stdout.splitlines()))
+        check("doctor: the installed parts and no problem",
+              doctor.returncode == 0 and "ok: no problems found" in doctor.stdout
+              and os.path.realpath(plugin) in doctor.stdout and os.path.realpath(lib) in doctor.stdout
+              and f"built against LibTorch {libtorch_version}" in doctor.stdout
+              and "0 missing, 0 different" in doctor.stdout and "CUDA " in doctor.stdout,
+              doctor.stdout + doctor.stderr)
+
+        moved = os.path.join(work, "moved")
+        shutil.move(prefix, moved)
+        again = run([os.path.join(moved, "bin", "splrun"), os.path.join(source, "examples", "xor.spl")], elsewhere)
+        check("relocatable: the tree moved elsewhere still runs xor.spl",
+              again.returncode == 0 and "rounded: [0.0, 1.0, 1.0, 0.0]" in again.stdout, again.stdout + again.stderr)
+        moved_plugin = os.path.join(moved, os.path.relpath(plugin, prefix))
+
+        if others:
+            shutil.copy(others[0], moved_plugin)
+            broken = run([os.path.join(moved, "bin", "splrun"), "doctor"], elsewhere)
+            print("\n".join("     | " + line for line in broken.stdout.splitlines()))
+            check("doctor names a plugin from another build: both LibTorch versions, the missing declarations",
+                  broken.returncode == 1 and f"was generated from LibTorch {libtorch_version}, but the plugin" in broken.stdout
+                  and "what to do:" in broken.stdout and "not provided by the plugin" in broken.stdout,
+                  broken.stdout + broken.stderr)
+        else:
+            print("     skipped: the broken-installation case (no other build's plugin: build-1.13/ is built by setup)")
+        shutil.move(moved, prefix)
+
+        gone = subprocess.run(["meson", "--internal", "uninstall"], cwd=build, capture_output=True, text=True)
+        left_files = [p for p in glob.glob(stage + "/**", recursive=True) if os.path.isfile(p)]
+        check("uninstall removes every installed file", gone.returncode == 0 and not left_files,
+              gone.stdout + gone.stderr + "\n".join(left_files[:20]))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
+    print(f"{len(FAILED)} failed" if FAILED else "all passed")
+    sys.exit(1 if FAILED else 0)
