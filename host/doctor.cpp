@@ -101,8 +101,9 @@ void check_declarations(Report& report, const std::string& torch_dir, const Open
                                     " different");
     if (missing.empty() && differing.empty()) return;
     std::ostringstream what;
-    what << "lib.torch at " << torch_dir << " does not match the plugin " << real_path(plugin.path) << ": " << missing.size()
-         << " of its extern fns are not provided by the plugin and " << differing.size() << " are declared differently";
+    what << "lib.torch at " << torch_dir << " does not match the plugin " << real_path(plugin.path) << ": "
+         << missing.size() << " of its extern fns are not provided by the plugin and " << differing.size()
+         << " are declared differently";
     for (size_t i = 0; i < missing.size() && i < 3; ++i) what << "\n    not provided: " << missing[i];
     for (size_t i = 0; i < differing.size() && i < 3; ++i) what << "\n    different: " << differing[i];
     report.problem(what.str(), "use the library tree installed or built with this plugin (the two come from one "

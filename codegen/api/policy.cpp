@@ -27,6 +27,10 @@ Policy Policy::load(const std::string& path) {
         policy.hand_written_methods.insert(name.get<std::string>());
     for (const auto& name : hand_written.value("functions", nlohmann::json::array()))
         policy.hand_written_functions.insert(name.get<std::string>());
+    const auto fallbacks = doc.value("absent_fallbacks", nlohmann::json::object());
+    const auto fallback_methods = fallbacks.value("methods", nlohmann::json::object());
+    for (const auto& [name, lines] : fallback_methods.items())
+        policy.absent_method_fallbacks[name] = lines.get<std::vector<std::string>>();
     for (const auto& [name, reason] : policy.excluded_operators)
         if (reason.empty()) throw std::runtime_error(path + ": exclusion of " + name + " gives no reason");
     return policy;

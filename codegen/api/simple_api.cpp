@@ -129,14 +129,18 @@ std::string overload_key(const ApiCallable& c) {
 }
 
 std::vector<ApiCallable> absent(const std::vector<ApiCallable>& here, const std::vector<ApiCallable>& reference,
-                                const std::string& here_version, const std::string& reference_version) {
+                                const std::string& here_version, const std::string& reference_version,
+                                const std::map<std::string, std::vector<std::string>>& fallbacks) {
     std::set<std::string> present;
     for (const auto& c : here) present.insert(overload_key(c));
     std::vector<ApiCallable> out;
     for (const auto& c : reference) {
         if (present.count(overload_key(c))) continue;
         ApiCallable stub = c;
-        stub.body = {absent_operator_error(*c.binding, here_version, reference_version)};
+        const auto fallback = fallbacks.find(c.name);
+        stub.body = fallback != fallbacks.end()
+                        ? fallback->second
+                        : std::vector<std::string>{absent_operator_error(*c.binding, here_version, reference_version)};
         out.push_back(std::move(stub));
     }
     return out;
@@ -151,10 +155,11 @@ std::string absent_operator_error(const OperatorBinding& b, const std::string& h
 }
 
 ApiSurface absent_callables(const ApiSurface& here, const ApiSurface& reference, const std::string& here_version,
-                            const std::string& reference_version) {
+                            const std::string& reference_version,
+                            const std::map<std::string, std::vector<std::string>>& method_fallbacks) {
     ApiSurface out;
-    out.functions = absent(here.functions, reference.functions, here_version, reference_version);
-    out.methods = absent(here.methods, reference.methods, here_version, reference_version);
+    out.functions = absent(here.functions, reference.functions, here_version, reference_version, {});
+    out.methods = absent(here.methods, reference.methods, here_version, reference_version, method_fallbacks);
     return out;
 }
 

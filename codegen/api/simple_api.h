@@ -6,6 +6,7 @@
 
 #include "api/bound_set.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -44,8 +45,10 @@ ApiSurface simple_api(const BoundSet& set, const std::set<std::string>& hand_wri
 // library is written against) that `here` lacks, compared by name and parameter types, each
 // with a body that raises an error naming the operator and both versions: on an older
 // LibTorch, a feature that needs a missing operator fails when used, and the rest loads.
+// A method with a fallback in `method_fallbacks` (policy.json) computes its value instead.
 ApiSurface absent_callables(const ApiSurface& here, const ApiSurface& reference, const std::string& here_version,
-                            const std::string& reference_version);
+                            const std::string& reference_version,
+                            const std::map<std::string, std::vector<std::string>>& method_fallbacks);
 
 // The operators bound in `reference` whose entry point `here` lacks (sorted by entry point).
 std::vector<const OperatorBinding*> absent_entry_points(const BoundSet& here, const BoundSet& reference);

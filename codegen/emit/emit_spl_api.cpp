@@ -32,7 +32,7 @@ OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy, con
     if (reference)
         absent = api::absent_callables(
             surface, api::simple_api(*reference, policy.hand_written_methods, policy.hand_written_functions),
-            set.ir->libtorch_version, reference->ir->libtorch_version);
+            set.ir->libtorch_version, reference->ir->libtorch_version, policy.absent_method_fallbacks);
     std::ostringstream out;
     out << banner(*set.ir, "#");
     out << "\"\"\"lib.torch's generated API: every ATen function variant as a function and every method\n"

@@ -100,6 +100,28 @@ def main():
         check("examples/xor.spl learns XOR from the installed tree, no variables set",
               xor.returncode == 0 and "rounded: [0.0, 1.0, 1.0, 0.0]" in xor.stdout, xor.stdout + xor.stderr)
 
+        # The whole of lib.torch loads on any LibTorch; what needs an operator this one lacks
+        # fails when used, naming it and the version.
+        program = os.path.join(elsewhere, "absent.spl")
+        with open(program, "w") as f:
+            f.write("use lib.torch.{Tensor, manual_seed, scaled_dot_product_attention}\n"
+                    "use lib.torch.nn.{Linear}\nuse lib.torch.nn.functional as F\nuse lib.torch.optim.{SGD}\n"
+                    "use lib.torch.data.{TensorDataset, DataLoader}\nuse lib.torch.metrics.*\nuse lib.torch.utils.*\n"
+                    "manual_seed(0)\nval m = Linear(3, 2)\nval opt = SGD(m.parameters(), lr: 0.1)\n"
+                    "val x = Tensor.randn([4, 3])\nF.mse_loss(m(x), Tensor.zeros([4, 2])).backward()\nopt.step()\n"
+                    "print \"stepped {m.weight.shape}\"\n"
+                    "val q = Tensor.randn([1, 2, 4])\nprint scaled_dot_product_attention(q, q, q).shape\n")
+        absent = run([splrun, program], elsewhere)
+        if version_tuple(libtorch_version) < (2, 0, 0):
+            check("lib.torch loads whole; an operator this LibTorch lacks fails when used, naming it and the version",
+                  "stepped [2, 3]" in absent.stdout and absent.returncode != 0 and
+                  f"aten::scaled_dot_product_attention is not in LibTorch {libtorch_version}" in absent.stderr,
+                  absent.stdout + absent.stderr)
+        else:
+            check("lib.torch loads whole, trains a step and has scaled_dot_product_attention",
+                  absent.returncode == 0 and "stepped [2, 3]" in absent.stdout and "[1, 2, 4]" in absent.stdout,
+                  absent.stdout + absent.stderr)
+
         specs = sorted(glob.glob(os.path.join(source, "tests", "spl", "*_spec.spl")))
         chosen = [s for s in specs if applies(s, libtorch_version)]
         left = [os.path.basename(s) for s in specs if s not in chosen]
