@@ -1,8 +1,6 @@
 // `splrun doctor` (doctor.h).
 #include "doctor.h"
 
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <fstream>
 #include <regex>
@@ -19,14 +17,10 @@ namespace spl {
 
 namespace {
 
-bool file_exists(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-std::string real_path(const std::string& path) {
-    char buf[4096];
-    return ::realpath(path.c_str(), buf) ? std::string(buf) : path;
+// The canonical path where it exists, else the path as given (for messages).
+std::string shown(const std::string& path) {
+    const std::string real = real_path(path);
+    return real.empty() ? path : real;
 }
 
 // The LibTorch version a generated .spl file was made from: its first line says
@@ -101,7 +95,7 @@ void check_declarations(Report& report, const std::string& torch_dir, const Open
                                     " different");
     if (missing.empty() && differing.empty()) return;
     std::ostringstream what;
-    what << "lib.torch at " << torch_dir << " does not match the plugin " << real_path(plugin.path) << ": "
+    what << "lib.torch at " << torch_dir << " does not match the plugin " << shown(plugin.path) << ": "
          << missing.size() << " of its extern fns are not provided by the plugin and " << differing.size()
          << " are declared differently";
     for (size_t i = 0; i < missing.size() && i < 3; ++i) what << "\n    not provided: " << missing[i];
@@ -123,7 +117,7 @@ int run_doctor(const HostOptions& options) {
     std::string torch_dir, roots;
     for (const std::string& root : options.lib_roots) {
         roots += "\n    " + root;
-        if (torch_dir.empty() && file_exists(root + "/torch/__init__.spl")) torch_dir = real_path(root + "/torch");
+        if (torch_dir.empty() && is_file(root + "/torch/__init__.spl")) torch_dir = shown(root + "/torch");
     }
     std::string lib_version;
     if (torch_dir.empty()) {
@@ -144,14 +138,14 @@ int run_doctor(const HostOptions& options) {
                        "install spl-torch (meson install), or set SIMPLE_SFFI_PATH to the folder of libspl_torch.so");
     } else {
         const SplPluginInfo& info = *plugin->info;
-        report.line("plugin", real_path(plugin->path) + " (spl-torch " + info.plugin_version +
-                                  ", built against LibTorch " + info.library_version + ")");
+        report.line("plugin", shown(plugin->path) + " (spl-torch " + info.plugin_version + ", built against LibTorch " +
+                                  info.library_version + ")");
         report.line("LibTorch loaded", text_extra(info, "rt_torch_loaded_version") + " from " +
                                            text_extra(info, "rt_torch_loaded_library"));
         report.line("CUDA", text_extra(info, "rt_torch_cuda_status"));
         if (!lib_version.empty() && release_of(lib_version) != release_of(info.library_version))
             report.problem("lib.torch at " + torch_dir + " was generated from LibTorch " + lib_version +
-                               ", but the plugin " + real_path(plugin->path) + " was built against LibTorch " +
+                               ", but the plugin " + shown(plugin->path) + " was built against LibTorch " +
                                info.library_version,
                            "use the library tree of the plugin's own build or installation, or the plugin of "
                            "this library tree's (set SIMPLE_LIB or SIMPLE_SFFI_PATH)");

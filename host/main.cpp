@@ -17,7 +17,6 @@
 #include <cstring>
 #include <dirent.h>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 #include "doctor.h"
@@ -41,11 +40,6 @@ constexpr const char* kUsage =
     "  SIMPLE_SFFI_PATH  plugin directories, ':'-separated, searched before the defaults\n"
     "                    (<exe>/../runtime_plugin, <exe>/" SPLRUN_PLUGINS_FROM_BIN ")\n";
 
-bool is_dir(const std::string& p) {
-    struct stat st {};
-    return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 void find_specs(const std::string& dir, std::vector<std::string>& out) {
     DIR* d = ::opendir(dir.c_str());
     if (!d) return;
@@ -59,7 +53,7 @@ void find_specs(const std::string& dir, std::vector<std::string>& out) {
     std::sort(entries.begin(), entries.end());
     for (const auto& name : entries) {
         std::string path = dir + "/" + name;
-        if (is_dir(path))
+        if (spl::is_dir(path))
             find_specs(path, out);
         else if (name.size() > 9 && name.compare(name.size() - 9, 9, "_spec.spl") == 0)
             out.push_back(path);
@@ -80,7 +74,7 @@ void* run_job(void* p) {
     if (job->test) {
         std::vector<std::string> files;
         for (const auto& path : job->paths) {
-            if (is_dir(path))
+            if (spl::is_dir(path))
                 find_specs(path, files);
             else
                 files.push_back(path);

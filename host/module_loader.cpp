@@ -1,30 +1,18 @@
 // Finds `use` modules on the library roots, loads each once and binds what it exports.
 #include "module_loader.h"
 
-#include <climits>
 #include <cstdlib>
-#include <sys/stat.h>
 
 #include "builtins.h"
 #include "diagnostics.h"
 #include "interpreter.h"
 #include "parser.h"
 #include "resolver.h"
+#include "search_paths.h"
 
 namespace spl {
 
 namespace {
-
-bool is_file(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-// The canonical path (symlinks and `..` resolved), or "" when it does not exist.
-std::string real_path(const std::string& path) {
-    char buf[PATH_MAX];
-    return ::realpath(path.c_str(), buf) ? std::string(buf) : std::string();
-}
 
 std::string dir_of(const std::string& path) {
     size_t slash = path.rfind('/');

@@ -2,19 +2,14 @@
 #include "plugin_loader.h"
 
 #include <dlfcn.h>
-#include <sys/stat.h>
 
 #include "diagnostics.h"
+#include "search_paths.h"
 #include "type_expr.h"
 
 namespace spl {
 
 namespace {
-
-bool file_exists(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 std::string plain_type(const std::string& t) { return t.empty() ? "any" : t; }
 
@@ -58,7 +53,7 @@ const OpenedPlugin* PluginLoader::open(const std::string& prefix, std::string& w
     for (const std::string& dir : dirs_) {
         std::string candidate = dir + "/" + file;
         searched += "\n     " + candidate;
-        if (!file_exists(candidate)) continue;
+        if (!is_file(candidate)) continue;
         handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!handle) {
             why = "cannot load plugin " + candidate + ": " + ::dlerror();

@@ -33,6 +33,12 @@ struct SearchPaths {
 // The directory holding the running executable.
 std::string executable_dir();
 
+// File-system questions the host asks of paths.
+bool is_file(const std::string& path);
+bool is_dir(const std::string& path);
+// The canonical path (symlinks and `..` resolved), or "" when it does not exist.
+std::string real_path(const std::string& path);
+
 // `cli_lib_roots` are the -L options, in order.
 SearchPaths search_paths(const std::vector<std::string>& cli_lib_roots);
 

@@ -62,38 +62,30 @@ int64_t HandleTable::handle_of(uint32_t index, const Slot& slot) const noexcept 
     return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(index + 1);
 }
 
-int64_t HandleTable::occupy(Slot*& slot) {
+// Takes a free slot, lets `fill` put the value in it, marks it live and returns its handle.
+// The slot belongs to this thread alone until its handle is returned.
+template <class Fill>
+int64_t HandleTable::occupy(Fill&& fill) {
     const uint32_t index = take_index();
-    // The slot belongs to this thread alone until its handle is returned.
-    slot = &chunks_[index >> kChunkBits].load(std::memory_order_acquire)[index & (kChunkSize - 1)];
-    return handle_of(index, *slot);
+    Slot& slot = chunks_[index >> kChunkBits].load(std::memory_order_acquire)[index & (kChunkSize - 1)];
+    fill(slot);
+    slot.live.store(true, std::memory_order_relaxed);
+    return handle_of(index, slot);
 }
 
 int64_t HandleTable::insert(at::Tensor tensor) {
     if (!tensor.defined()) return 0;
-    Slot* slot = nullptr;
-    const int64_t handle = occupy(slot);
-    slot->tensor = std::move(tensor);
-    slot->live.store(true, std::memory_order_relaxed);
-    return handle;
+    return occupy([&](Slot& slot) { slot.tensor = std::move(tensor); });
 }
 
 int64_t HandleTable::insert_generator(at::Generator generator) {
     if (!generator.defined()) return 0;
-    Slot* slot = nullptr;
-    const int64_t handle = occupy(slot);
-    slot->generator = std::move(generator);
-    slot->live.store(true, std::memory_order_relaxed);
-    return handle;
+    return occupy([&](Slot& slot) { slot.generator = std::move(generator); });
 }
 
 int64_t HandleTable::insert_object(std::shared_ptr<HandleObject> object) {
     if (!object) return 0;
-    Slot* slot = nullptr;
-    const int64_t handle = occupy(slot);
-    slot->object = std::move(object);
-    slot->live.store(true, std::memory_order_relaxed);
-    return handle;
+    return occupy([&](Slot& slot) { slot.object = std::move(object); });
 }
 
 at::Generator& HandleTable::generator(int64_t handle, const char* what) const {

@@ -97,7 +97,8 @@ private:
     HandleTable() = default;
     Slot* slot_for(int64_t handle) const noexcept;
     [[noreturn]] void fail_lookup(int64_t handle, const char* what) const;
-    int64_t occupy(Slot*& slot); // takes a free slot; the caller fills it, then marks it live
+    template <class Fill>
+    int64_t occupy(Fill&& fill); // a free slot, filled by `fill` and marked live
     int64_t handle_of(uint32_t index, const Slot& slot) const noexcept;
     bool was_issued(int64_t handle) const noexcept; // for a tagged handle that is not live
 
