@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "ast.h"
@@ -29,9 +28,11 @@ std::string generated_from(const std::string& spl_file) {
     std::ifstream in(spl_file);
     std::string first;
     std::getline(in, first);
-    std::smatch m;
-    static const std::regex stamp(R"(from LibTorch (\S+))");
-    return std::regex_search(first, m, stamp) ? m.str(1) : "";
+    const std::string marker = "from LibTorch ";
+    const size_t at = first.find(marker);
+    if (at == std::string::npos) return "";
+    const size_t start = at + marker.size();
+    return first.substr(start, first.find(' ', start) - start);
 }
 
 std::string release_of(const std::string& v) { return v.substr(0, v.find('+')); }
