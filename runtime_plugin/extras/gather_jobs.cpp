@@ -1,7 +1,7 @@
 // Batches gathered on a background thread: the DataLoader's `prefetch` option
 // (lib.torch.data). `rt_torch_gather_start` copies the rows of a batch out of a
-// dataset's tensors (index_select along dim 0) on a thread of its own and returns
-// at once with a job handle; `rt_torch_gather_finish` waits for the rows and
+// dataset's tensors (index_select along dim 0) on ATen's inter-op thread pool
+// and returns at once with a job handle; `rt_torch_gather_finish` waits for the rows and
 // hands them over as new tensor handles, or raises the job's error on the
 // calling thread.
 //
@@ -10,7 +10,6 @@
 // (grad mode ...) as ATen's own inter-op tasks do, and never touches the handle
 // table or any thread's error state: its result or exception travels back
 // through a std::future. Freeing an unfinished job's handle waits for it.
-// Jobs run on ATen's inter-op thread pool (at::launch), as ATen's own async work.
 #include "extras/extra_function.h"
 
 #include <ATen/Parallel.h>
