@@ -60,7 +60,7 @@ void BM_typed_symbol(benchmark::State& state) {
     using Add = int64_t (*)(int64_t, int64_t, SplValue);
     using Free = void (*)(int64_t);
     auto add = reinterpret_cast<Add>(bench::function(*plugin, "rt_torch_add_Tensor").typed);
-    auto free_handle = reinterpret_cast<Free>(bench::function(*plugin, "rt_torch_free").typed);
+    auto free_handle = reinterpret_cast<Free>(bench::function(*plugin, "rt_torch_release").typed);
     const int64_t a = make_one(*plugin), b = make_one(*plugin);
     const SplValue alpha = i64(1);
     for (auto _ : state) {
@@ -74,7 +74,7 @@ void BM_typed_symbol(benchmark::State& state) {
 
 void BM_boxed_thunk(benchmark::State& state) {
     const SplFunction& add = bench::function(*plugin, "rt_torch_add_Tensor");
-    const SplFunction& free_fn = bench::function(*plugin, "rt_torch_free");
+    const SplFunction& free_fn = bench::function(*plugin, "rt_torch_release");
     SplValue args[2] = {i64(make_one(*plugin)), i64(make_one(*plugin))};
     SplValue result;
     for (auto _ : state) {

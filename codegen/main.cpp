@@ -10,6 +10,8 @@
 // --reference-ir: the IR lib.torch's hand-written library is written against (the pin's);
 // its operators this LibTorch lacks become functions that raise an error naming them.
 //   torch-codegen diff     OLD_IR NEW_IR [--json] [--policy P] [--spl-lib DIR]
+//   torch-codegen word-flavour --ir IR.json --policy P --core-ffi CORE_FFI.spl --out-dir D [--reference-ir REF.json]
+//                          lib.torch's ffi.spl and core_ffi.spl for the real Simple runtime (word calls)
 //
 // `ir` and `generate` read native_functions.yaml (--frontend yaml) or the
 // installed headers (--frontend headers); by default the YAML when
@@ -26,7 +28,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <optional>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -91,6 +93,22 @@ codegen::OperatorSet load_operators(const Options& o) {
 
 codegen::OperatorSet load_ir(const std::string& path);
 
+// --reference-ir: the IR lib.torch's hand-written library is written against (the pin's,
+// generated/ir.json), bound; what it has and this LibTorch lacks is emitted as raising stubs.
+// Held by pointer: the bound set points into its IR.
+struct Reference {
+    std::unique_ptr<codegen::OperatorSet> ir;
+    std::unique_ptr<codegen::api::BoundSet> set;
+};
+
+Reference load_reference(const Options& o, const codegen::api::Policy& policy) {
+    Reference r;
+    if (!o.count("reference-ir")) return r;
+    r.ir = std::make_unique<codegen::OperatorSet>(load_ir(o.at("reference-ir")));
+    r.set = std::make_unique<codegen::api::BoundSet>(codegen::api::bind_all(*r.ir, policy));
+    return r;
+}
+
 // The IR as text: the one thing every emitter reads.
 std::string make_ir(const Options& o) { return codegen::to_json(load_operators(o)).dump(1) + "\n"; }
 
@@ -98,15 +116,8 @@ void emit_from_ir(const std::string& ir_text, const Options& o) {
     const codegen::OperatorSet ir = codegen::from_json(nlohmann::json::parse(ir_text));
     const auto policy = codegen::api::Policy::load(required(o, "policy"));
     const auto set = codegen::api::bind_all(ir, policy);
-    // --reference-ir: the IR lib.torch's hand-written library is written against (the pin's,
-    // generated/ir.json); what it has and this LibTorch lacks is emitted as raising stubs.
-    std::optional<codegen::OperatorSet> reference_ir;
-    std::optional<codegen::api::BoundSet> reference;
-    if (o.count("reference-ir")) {
-        reference_ir = load_ir(o.at("reference-ir"));
-        reference = codegen::api::bind_all(*reference_ir, policy);
-    }
-    const codegen::api::BoundSet* ref = reference ? &*reference : nullptr;
+    const Reference reference = load_reference(o, policy);
+    const codegen::api::BoundSet* ref = reference.set.get();
     const int shards = o.count("shards") ? std::stoi(o.at("shards")) : 8;
 
     std::vector<codegen::emit::OutputFile> files = codegen::emit::emit_cpp(set, shards);
@@ -120,6 +131,17 @@ void emit_from_ir(const std::string& ir_text, const Options& o) {
     for (const auto& name : set.unused_policy_entries)
         std::cout << "  note: policy entry " << name << " names no operator of LibTorch " << ir.libtorch_version
                   << "\n";
+}
+
+// lib.torch's word flavour: the same functions as ffi.spl and core_ffi.spl, calling the word adapters.
+void word_flavour(const Options& o) {
+    const codegen::OperatorSet ir = load_ir(required(o, "ir"));
+    const auto policy = codegen::api::Policy::load(required(o, "policy"));
+    const auto set = codegen::api::bind_all(ir, policy);
+    const Reference reference = load_reference(o, policy);
+    const auto extras = codegen::api::parse_extern_declarations(read_text(required(o, "core-ffi")));
+    codegen::emit::write_files(required(o, "out-dir"), {codegen::emit::emit_word_ffi(set, reference.set.get()),
+                                                        codegen::emit::emit_word_core_ffi(ir, extras)});
 }
 
 codegen::OperatorSet load_ir(const std::string& path) {
@@ -151,7 +173,7 @@ void diff(const std::vector<std::string>& irs, const Options& o) {
 }
 
 int run(int argc, char** argv) {
-    if (argc < 2) throw std::runtime_error("usage: torch-codegen ir|emit|generate|diff [options]");
+    if (argc < 2) throw std::runtime_error("usage: torch-codegen ir|emit|generate|word-flavour|diff [options]");
     const std::string command = argv[1];
     std::vector<std::string> positional;
     const Options o = parse_options(argc, argv, 2, command == "diff" ? &positional : nullptr);
@@ -165,6 +187,8 @@ int run(int argc, char** argv) {
         std::ofstream(required(o, "out"), std::ios::binary) << ir;
     } else if (command == "emit") {
         emit_from_ir(read_text(required(o, "ir")), o);
+    } else if (command == "word-flavour") {
+        word_flavour(o);
     } else if (command == "generate") {
         const std::string ir = make_ir(o);
         codegen::emit::write_files(required(o, "out-dir"), {{"ir.json", ir}});

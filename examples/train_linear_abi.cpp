@@ -65,7 +65,7 @@ int64_t tensor(const std::vector<double>& data, std::vector<int64_t> shape, bool
 }
 
 void release(std::initializer_list<int64_t> handles) {
-    for (int64_t h : handles) call("rt_torch_free", {integer(h)});
+    for (int64_t h : handles) call("rt_torch_release", {integer(h)});
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "module_loader.h"
 #include "plugin_loader.h"
 #include "sspec.h"
+#include "word_ffi.h"
 
 namespace spl {
 
@@ -107,6 +108,10 @@ Value Interpreter::eval_detached(const ast::Expr& e, uint32_t nslots) {
 // ---------------------------------------------------------------- modules
 
 void Interpreter::create_extern(const ast::ExternDecl& d) {
+    if (options_.simple_runtime_ffi) {
+        *d.global = bind_word_extern(d);
+        return;
+    }
     const SplFunction* fn = plugins_->bind(d);
     auto* ex = new ExternObj(&d, fn);
     Value v(ex);

@@ -79,6 +79,9 @@ struct HostOptions {
     std::vector<std::string> plugin_dirs; // plugin directories, searched in order
     std::vector<std::string> program_args;
     int max_depth = 4000; // nested calls before "stack overflow"
+    // --simple-runtime-ffi: extern fns are only the real Simple runtime's
+    // native-call built-ins (word_ffi.h); no plugin is opened.
+    bool simple_runtime_ffi = false;
 };
 
 class Interpreter final : public DropRunner {

@@ -4,7 +4,8 @@
 //   splrun [options] test PATH...           run SSpec files (*_spec.spl under each PATH)
 //   splrun [options] doctor                 report what it would load and any mismatch
 //
-// Options: -L DIR (library root, repeatable), --max-depth N, -h, --version.
+// Options: -L DIR (library root, repeatable), --max-depth N, --simple-runtime-ffi,
+// -h, --version.
 // Environment: SIMPLE_LIB (library roots, ':'-separated), SIMPLE_SFFI_PATH
 // (plugin directories, ':'-separated).
 #include <pthread.h>
@@ -33,6 +34,12 @@ constexpr const char* kUsage =
     "options:\n"
     "  -L DIR          add a library root (where `use lib.torch...` is looked up)\n"
     "  --max-depth N   nested calls allowed before \"stack overflow\" (default 4000)\n"
+    "  --simple-runtime-ffi\n"
+    "                  native calls only as the real Simple runtime makes them: no plugin is\n"
+    "                  opened; extern fns are its built-ins (spl_dlopen, spl_dlsym,\n"
+    "                  spl_wffi_call_i64, spl_f64_to_bits, spl_bits_to_f64, spl_str_ptr,\n"
+    "                  rt_cstring_to_text, rt_env_get); default library root\n"
+    "                  <exe>/" SPLRUN_WORD_LIB_FROM_BIN "\n"
     "  -h, --help      this text\n"
     "  --version       the host and plugin ABI versions\n"
     "environment:\n"
@@ -114,6 +121,8 @@ int main(int argc, char** argv) {
             lib_dirs.push_back(argv[++i]);
         } else if (a.rfind("-L", 0) == 0 && a.size() > 2) {
             lib_dirs.push_back(a.substr(2));
+        } else if (a == "--simple-runtime-ffi") {
+            job.options.simple_runtime_ffi = true;
         } else if (a == "--max-depth" && i + 1 < argc) {
             job.options.max_depth = std::max(16, std::atoi(argv[++i]));
         } else if (!a.empty() && a[0] == '-' && a != "-") {
@@ -138,7 +147,9 @@ int main(int argc, char** argv) {
         for (++i; i < argc; ++i) job.options.program_args.push_back(argv[i]);
     }
 
-    spl::SearchPaths paths = spl::search_paths(lib_dirs);
+    // doctor reports the plugin setup whatever the mode: it keeps the plugin library's defaults
+    if (job.doctor) job.options.simple_runtime_ffi = false;
+    spl::SearchPaths paths = spl::search_paths(lib_dirs, job.options.simple_runtime_ffi);
     job.options.lib_roots = std::move(paths.lib_roots);
     job.options.plugin_dirs = std::move(paths.plugin_dirs);
     if (job.doctor) return spl::run_doctor(job.options);

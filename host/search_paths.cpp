@@ -51,12 +51,13 @@ std::string real_path(const std::string& path) {
     return ::realpath(path.c_str(), buf) ? std::string(buf) : std::string();
 }
 
-SearchPaths search_paths(const std::vector<std::string>& cli_lib_roots) {
+SearchPaths search_paths(const std::vector<std::string>& cli_lib_roots, bool word_lib) {
     const std::string exe = executable_dir();
     SearchPaths paths;
     paths.lib_roots = cli_lib_roots;
     for (const std::string& d : split_path(std::getenv("SIMPLE_LIB"))) paths.lib_roots.push_back(d);
-    if (paths.lib_roots.empty()) paths.lib_roots.push_back(exe + "/" SPLRUN_LIB_FROM_BIN);
+    if (paths.lib_roots.empty())
+        paths.lib_roots.push_back(exe + "/" + (word_lib ? SPLRUN_WORD_LIB_FROM_BIN : SPLRUN_LIB_FROM_BIN));
 
     paths.plugin_dirs = split_path(std::getenv("SIMPLE_SFFI_PATH"));
     // the build tree's plugin (splrun in <build>/host), then the installed one

@@ -9,7 +9,8 @@
 //   installed    <prefix>/bin/splrun  ->  <prefix>/share/spl-torch/lib, <prefix>/<libdir>/spl-torch
 //
 // The installed layout's relative paths come from Meson (SPLRUN_LIB_FROM_BIN,
-// SPLRUN_PLUGINS_FROM_BIN); the build tree mirrors the library part.
+// SPLRUN_PLUGINS_FROM_BIN; SPLRUN_WORD_LIB_FROM_BIN, `.../word-lib`, replaces
+// the first under --simple-runtime-ffi); the build tree mirrors the library part.
 #pragma once
 
 #include <string>
@@ -18,6 +19,9 @@
 // Set by host/meson.build from the install options; these are Meson's defaults.
 #ifndef SPLRUN_LIB_FROM_BIN
 #define SPLRUN_LIB_FROM_BIN "../share/spl-torch/lib"
+#endif
+#ifndef SPLRUN_WORD_LIB_FROM_BIN // the default under --simple-runtime-ffi
+#define SPLRUN_WORD_LIB_FROM_BIN "../share/spl-torch/word-lib"
 #endif
 #ifndef SPLRUN_PLUGINS_FROM_BIN
 #define SPLRUN_PLUGINS_FROM_BIN "../lib/spl-torch"
@@ -39,7 +43,8 @@ bool is_dir(const std::string& path);
 // The canonical path (symlinks and `..` resolved), or "" when it does not exist.
 std::string real_path(const std::string& path);
 
-// `cli_lib_roots` are the -L options, in order.
-SearchPaths search_paths(const std::vector<std::string>& cli_lib_roots);
+// `cli_lib_roots` are the -L options, in order. `word_lib`: the default library
+// root is the word-call tree (SPLRUN_WORD_LIB_FROM_BIN), for --simple-runtime-ffi.
+SearchPaths search_paths(const std::vector<std::string>& cli_lib_roots, bool word_lib = false);
 
 } // namespace spl

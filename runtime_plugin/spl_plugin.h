@@ -6,8 +6,10 @@
  * `spl_plugin_open` and calls it with the ABI version it was compiled for.
  * The plugin answers with a table of every function it provides: name,
  * Simple signature, a uniform boxed thunk (for interpreters) and the typed C
- * symbol (for compiled code).  Nothing else crosses the boundary: no C++
- * types, no exceptions, no raw pointers to library objects.
+ * symbol (for compiled code), and its word adapter (for runtimes that pass only
+ * 64-bit integer words; see "The word convention" below).  Nothing else
+ * crosses the boundary: no C++ types, no exceptions, no raw pointers to
+ * library objects.
  *
  * Ownership: values passed *into* a plugin are borrowed for the duration of
  * the call.  Text and arrays a plugin *returns* live in per-thread scratch
@@ -25,7 +27,7 @@ extern "C" {
 #endif
 
 /* Bumped on any incompatible change of the structs or calling conventions below. */
-#define SPL_PLUGIN_ABI_VERSION 1u
+#define SPL_PLUGIN_ABI_VERSION 2u /* 2: SplFunction.word */
 
 /* Tags of boxed values. Numbers are part of the ABI: append, never renumber. */
 typedef enum SplTag {
@@ -102,6 +104,40 @@ typedef enum SplStatus { SPL_STATUS_OK = 0, SPL_STATUS_ERROR = 1 } SplStatus;
  * total parameter counts (trailing parameters take their defaults). */
 typedef SplStatus (*SplBoxedFn)(const SplValue* args, int32_t nargs, SplValue* result);
 
+/* ---- The word convention ---------------------------------------------------
+ * For runtimes that call native code only with 64-bit integer words and take an
+ * integer back, as the real Simple interpreter does (`spl_wffi_call_i64(fptr,
+ * [i64], n)`: at most 8 words; its wsffi.rs). Every registered function has a
+ * word adapter, SplFunction.word, exported as SPL_WORD_PREFIX + its name
+ * ("spl_w_rt_torch_add_Tensor"). Every adapter has the one C type SplWordFn:
+ * pass all SPL_MAX_WORDS words, those the function does not use as 0.
+ *
+ * Arguments, one after the other, by the parameter's Simple type:
+ *   i64                      1 word: the value (tensors are their handles)
+ *   f64                      1 word: the IEEE-754 bit pattern
+ *   bool                     1 word: 0 or 1 (anything else is an error)
+ *   text / text?             1 word: a NUL-terminated UTF-8 char*, copied during the
+ *                            call; 0 is nil for text?, an error for text
+ *   any, T? (i64?, f64?,     2 words: a tag (SplTag: 0 nil, 1 bool, 2 i64, 3 f64,
+ *   bool?, any?)             4 text, 5 list) and the payload as above
+ *   [T], [T]?, tuples        1 word: a list handle (spl_w_list_new); 0 is nil
+ * Defaults are not applied: pass every parameter. When a function's words add up
+ * to more than SPL_MAX_WORDS, pass one word instead: a list of them, each pushed
+ * with tag SPL_I64.
+ *
+ * Results: nothing -> 0; i64, f64 (bits), bool (0/1) as above; text -> a char*
+ * valid until the thread's next call into the plugin (copy it at once). Any other
+ * type (optionals, lists, tuples, any) -> the payload word, with its tag from
+ * spl_w_result_tag(); a list comes back as a new list handle that the caller frees.
+ *
+ * Errors: a failed call returns 0. Since 0 is also a valid result, the caller
+ * asks spl_w_error_pending() after every call, and spl_w_last_error() for the
+ * message (the same per-thread state as the typed calls' rt_torch_error_pending).
+ */
+#define SPL_MAX_WORDS 8
+#define SPL_WORD_PREFIX "spl_w_"
+typedef int64_t (*SplWordFn)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t);
+
 /* One parameter of a registered function. `simple_type` is written as in a
  * Simple `extern fn` ("i64", "[i64]", "f64?", "any", ...). `default_value`
  * is a Simple literal, or NULL when the parameter is required. */
@@ -120,6 +156,7 @@ typedef struct SplFunction {
     int32_t nrequired;   /* leading parameters without a default */
     SplBoxedFn boxed;    /* never NULL */
     void (*typed)(void); /* the typed C symbol; cast to its real type */
+    SplWordFn word;      /* the word adapter, exported as SPL_WORD_PREFIX + name; never NULL */
 } SplFunction;
 
 typedef struct SplPluginInfo {
@@ -144,6 +181,25 @@ typedef struct SplHostRequest {
  * why, naming both versions. */
 typedef const SplPluginInfo* (*SplPluginOpenFn)(const SplHostRequest* request, const char** error);
 #define SPL_PLUGIN_OPEN_SYMBOL "spl_plugin_open"
+
+/* Word-convention lists and state, exported by a plugin that offers word adapters.
+ * Every function here takes and returns only words, with exactly these arities. */
+/* A new, empty list; free it with the plugin's handle-freeing function. */
+int64_t spl_w_list_new(void);
+/* Appends `count` (1..5) items with the same tag, words w0.. (text is copied, a list
+ * item holds the pushed list). Returns `list`, or 0 with an error pending. */
+int64_t spl_w_list_push(int64_t list, int64_t tag, int64_t count, int64_t w0, int64_t w1, int64_t w2, int64_t w3,
+                        int64_t w4);
+int64_t spl_w_list_len(int64_t list);
+int64_t spl_w_list_tag(int64_t list, int64_t index);
+/* An item's word: a char* owned by the list for text, a new handle (to free) for a list. */
+int64_t spl_w_list_word(int64_t list, int64_t index);
+/* The tag of the last word call's result on this thread. */
+int64_t spl_w_result_tag(void);
+/* 1 when this thread's last call into the plugin failed, else 0; neither clears it. */
+int64_t spl_w_error_pending(void);
+/* That failure's message, a char* valid until the thread's next failing call. */
+int64_t spl_w_last_error(void);
 
 #ifdef __cplusplus
 }

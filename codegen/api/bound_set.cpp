@@ -19,7 +19,7 @@ BoundSet bind_all(const OperatorSet& ir, const Policy& policy) {
             continue;
         }
         std::string why;
-        auto binding = bind_operator(op, &why);
+        auto binding = bind_operator(op, policy, &why);
         if (!binding) {
             unbound += "\n  " + op.schema.qualified_name() + " (" + op.origin + "): " + why;
             continue;

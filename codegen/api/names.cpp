@@ -13,6 +13,8 @@ std::string ops_struct_name(const FunctionSchema& schema) {
 
 std::string entry_point_name(const FunctionSchema& schema) { return "rt_torch_" + ops_struct_name(schema); }
 
+std::string word_symbol(const std::string& entry_point) { return "spl_w_" + entry_point; }
+
 std::string c_param_name(const std::string& name) {
     static const std::set<std::string> reserved = {
         "auto",     "bool",   "case",     "char",   "class",   "const",    "default",  "delete", "double",   "float",

@@ -10,6 +10,8 @@ namespace codegen::api {
 // "add" + "Tensor" -> "rt_torch_add_Tensor"; the same scheme as at::_ops
 // struct names ("add_" + "Tensor" -> add__Tensor), which C++ keeps unique.
 std::string entry_point_name(const FunctionSchema& schema);
+// The word adapter of an entry point (runtime_plugin/spl_plugin.h: SPL_WORD_PREFIX + name).
+std::string word_symbol(const std::string& entry_point);
 // The at::_ops struct: "add_Tensor", "add", "__and___Tensor".
 std::string ops_struct_name(const FunctionSchema& schema);
 // A schema argument name that is safe as a C++ identifier.

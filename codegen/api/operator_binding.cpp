@@ -98,4 +98,10 @@ const ParamBinding* aliased_argument(const Return& ret, const std::vector<ParamB
     return nullptr;
 }
 
+std::optional<OperatorBinding> bind_operator(const Operator& op, const Policy& policy, std::string* why) {
+    auto binding = bind_operator(op, why);
+    if (binding) binding->entry_point = policy.entry_point_for(binding->entry_point);
+    return binding;
+}
+
 } // namespace codegen::api

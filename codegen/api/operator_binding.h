@@ -2,6 +2,7 @@
 // emitter needs, decided here from the type table so that emitters only format.
 #pragma once
 
+#include "api/policy.h"
 #include "api/type_table.h"
 #include "model/schema.h"
 
@@ -52,6 +53,8 @@ struct OperatorBinding {
 // Binds an operator, or returns std::nullopt with `why` naming the first type
 // without a binding.
 std::optional<OperatorBinding> bind_operator(const Operator& op, std::string* why);
+// The same, named as the policy says (its reserved entry points).
+std::optional<OperatorBinding> bind_operator(const Operator& op, const Policy& policy, std::string* why);
 
 // The argument whose written alias set a return shares (`Tensor(a!)` -> self):
 // such a return is that argument, not a new tensor. nullptr for other returns.

@@ -31,9 +31,24 @@ Policy Policy::load(const std::string& path) {
     const auto fallback_methods = fallbacks.value("methods", nlohmann::json::object());
     for (const auto& [name, lines] : fallback_methods.items())
         policy.absent_method_fallbacks[name] = lines.get<std::vector<std::string>>();
+    if (const auto reserved = doc.value("reserved_entry_points", nlohmann::json::object()); reserved.contains("file")) {
+        const std::string dir = path.substr(0, path.find_last_of('/') + 1);
+        const std::string file = dir + reserved.at("file").get<std::string>();
+        std::ifstream list(file);
+        if (!list) throw std::runtime_error(path + ": cannot read its reserved_entry_points file " + file);
+        const nlohmann::json builtins = nlohmann::json::parse(list); // named: the loop must not outlive it
+        for (const auto& builtin : builtins.at("builtins"))
+            policy.reserved_entry_points.insert(builtin.at("name").get<std::string>());
+    }
     for (const auto& [name, reason] : policy.excluded_operators)
         if (reason.empty()) throw std::runtime_error(path + ": exclusion of " + name + " gives no reason");
     return policy;
+}
+
+std::string Policy::entry_point_for(const std::string& generated) const {
+    static const std::string prefix = "rt_torch_";
+    if (!reserved_entry_points.count(generated) || generated.compare(0, prefix.size(), prefix) != 0) return generated;
+    return "rt_torch_aten_" + generated.substr(prefix.size());
 }
 
 std::string Policy::exclusion_reason(const Operator& op) const {

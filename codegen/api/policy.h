@@ -20,7 +20,14 @@ struct Policy {
     // LibTorch has instead (the body's Simple lines): api::absent_callables uses them.
     std::map<std::string, std::vector<std::string>> absent_method_fallbacks;
 
+    // Entry point names another runtime gives its own meaning (schema/real_runtime_builtins.json):
+    // an operator that would take one gets the rt_torch_aten_ prefix instead.
+    std::set<std::string> reserved_entry_points;
+
     static Policy load(const std::string& path);
+
+    // The entry point an operator gets: `generated`, or its rt_torch_aten_ form when reserved.
+    std::string entry_point_for(const std::string& generated) const;
 
     // The reason an operator is excluded, or "" when it is not.
     std::string exclusion_reason(const Operator& op) const;

@@ -28,7 +28,7 @@ std::map<std::string, Declared> declarations(const OperatorSet& ir, const api::P
             continue;
         }
         std::string why;
-        const auto binding = api::bind_operator(op, &why);
+        const auto binding = api::bind_operator(op, policy, &why);
         if (!binding) {
             no_binding.push_back({side, name, "no binding: " + why});
             continue;

@@ -1,6 +1,8 @@
 // Emits coverage.txt: bound and excluded operators, with counts (text only).
 #include "emit/emitters.h"
 
+#include "api/word_layout.h"
+
 #include <iomanip>
 #include <sstream>
 
@@ -10,7 +12,20 @@ namespace {
 struct Counts {
     size_t total = 0, bound = 0, out_bound = 0, inplace_bound = 0;
     size_t with_generator = 0, with_dimname = 0, with_memory_format = 0, mixed_tuples = 0;
+    size_t word_adapters = 0, word_blocks = 0; // the word convention: adapters, and those taking an argument block
 };
+
+// Whether every parameter has a word layout, and how many words they take.
+bool word_layout(const api::OperatorBinding& b, int* words) {
+    *words = 0;
+    try {
+        for (const auto& p : b.params) *words += api::word_count(api::word_param_code(p.type.simple_type));
+        api::word_result_code(b.result.simple_type);
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
 
 Counts count(const api::BoundSet& set) {
     Counts c;
@@ -30,6 +45,11 @@ Counts count(const api::BoundSet& set) {
         c.with_dimname += dim;
         c.with_memory_format += mem;
         c.mixed_tuples += b.result.is_mixed_tuple;
+        int words = 0;
+        if (word_layout(b, &words)) {
+            ++c.word_adapters;
+            c.word_blocks += words > api::kMaxWords;
+        }
     }
     return c;
 }
@@ -49,7 +69,10 @@ std::string coverage_summary(const api::BoundSet& set) {
       << "), " << set.excluded.size() << " excluded by schema/policy.json\n"
       << "  out= variants " << c.out_bound << ", in-place " << c.inplace_bound << ", with Generator "
       << c.with_generator << ", with Dimname " << c.with_dimname << ", with MemoryFormat " << c.with_memory_format
-      << ", mixed tuple returns " << c.mixed_tuples << "\n";
+      << ", mixed tuple returns " << c.mixed_tuples << "\n"
+      << "word adapters (spl_w_*, for the real Simple runtime): " << c.word_adapters << " of " << c.bound
+      << " bound overloads (" << percent(c.word_adapters, c.bound) << "), " << c.word_blocks << " of them over "
+      << api::kMaxWords << " words (an argument block)\n";
     return s.str();
 }
 

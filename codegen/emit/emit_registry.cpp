@@ -1,6 +1,7 @@
 // Emits registry.cpp (the sorted SplFunction table) and ffi.spl (the raw extern fns) (text only).
 #include "emit/emitters.h"
 
+#include "api/names.h"
 #include "api/text_template.h"
 
 #include <sstream>
@@ -25,9 +26,13 @@ OutputFile emit_registry(const api::BoundSet& set) {
     std::ostringstream out;
     out << banner(*set.ir, "//");
     out << "// The registration table: one SplFunction per entry point, sorted by name.\n";
-    out << "#include \"generated_support.h\"\n#include \"spl_torch_ops.h\"\n\n";
+    out << "#include \"generated_support.h\"\n#include \"spl_torch_ops.h\"\n#include \"word/word_call.h\"\n\n";
     for (const auto& b : set.bound)
         out << "SplStatus spl_boxed_" << b.entry_point << "(const SplValue*, int32_t, SplValue*);\n";
+    out << "extern \"C\" {\n";
+    for (const auto& b : set.bound)
+        out << "SPL_TORCH_EXPORT int64_t " << api::word_symbol(b.entry_point) << "(SPL_WORD_PARAMS);\n";
+    out << "}\n";
     out << "\nnamespace {\n";
     for (size_t i = 0; i < set.bound.size(); ++i) {
         const auto& b = set.bound[i];
@@ -47,9 +52,14 @@ OutputFile emit_registry(const api::BoundSet& set) {
         out << "    {" << quoted(b.entry_point) << ", " << quoted(simple_declaration(b)) << ", "
             << quoted(b.result.simple_type) << ", " << (b.params.empty() ? "nullptr" : "kParams" + std::to_string(i))
             << ", " << b.params.size() << ", " << b.nrequired << ", &spl_boxed_" << b.entry_point
-            << ", reinterpret_cast<void (*)(void)>(&" << b.entry_point << ")},\n";
+            << ", reinterpret_cast<void (*)(void)>(&" << b.entry_point << "), &" << api::word_symbol(b.entry_point)
+            << "},\n";
     }
     out << "};\n";
+    out << "\n// The word adapters (spl_plugin.h, \"The word convention\"; word/word_call.h).\n";
+    for (size_t i = 0; i < set.bound.size(); ++i)
+        out << "int64_t " << api::word_symbol(set.bound[i].entry_point)
+            << "(SPL_WORD_PARAMS) { return SPL_WORD_CALL(spl_torch_generated_functions[" << i << "]); }\n";
     out << "extern const int64_t spl_torch_generated_count = " << set.bound.size() << ";\n";
     out << "extern const char spl_torch_generated_libtorch_version[] = " << quoted(set.ir->libtorch_version) << ";\n";
     return {"registry.cpp", out.str()};
@@ -62,18 +72,23 @@ OutputFile emit_spl(const api::BoundSet& set, const api::BoundSet* reference) {
     out << "Tensors are i64 handles (0 = None). Programs use lib.torch, which wraps these.\n\"\"\"\n\n";
     out << "val LIBTORCH_VERSION = \"" << set.ir->libtorch_version << "\"\n\n";
     for (const auto& b : set.bound) out << simple_declaration(b) << "\n";
-    if (reference) {
-        const auto absent = api::absent_entry_points(set, *reference);
-        if (!absent.empty())
-            out << "\n# Entry points of LibTorch " << reference->ir->libtorch_version
-                << " that this LibTorch lacks: " << absent.size() << ", each raising an error when called.\n";
-        for (const api::OperatorBinding* b : absent) {
-            const std::string declaration = simple_declaration(*b);
-            out << declaration.substr(std::string("extern ").size()) << ": "
-                << api::absent_operator_error(*b, set.ir->libtorch_version, reference->ir->libtorch_version) << "\n";
-        }
-    }
+    out << absent_entry_point_functions(set, reference);
     return {"ffi.spl", out.str()};
+}
+
+std::string absent_entry_point_functions(const api::BoundSet& set, const api::BoundSet* reference) {
+    if (!reference) return "";
+    std::ostringstream out;
+    const auto absent = api::absent_entry_points(set, *reference);
+    if (!absent.empty())
+        out << "\n# Entry points of LibTorch " << reference->ir->libtorch_version
+            << " that this LibTorch lacks: " << absent.size() << ", each raising an error when called.\n";
+    for (const api::OperatorBinding* b : absent) {
+        const std::string declaration = simple_declaration(*b);
+        out << declaration.substr(std::string("extern ").size()) << ": "
+            << api::absent_operator_error(*b, set.ir->libtorch_version, reference->ir->libtorch_version) << "\n";
+    }
+    return out.str();
 }
 
 } // namespace codegen::emit

@@ -4,6 +4,7 @@
 
 #include "api/bound_set.h"
 #include "api/simple_api.h"
+#include "api/simple_signature.h"
 
 #include <string>
 #include <vector>
@@ -34,6 +35,14 @@ OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy, con
 // ffi.spl: one `extern fn` per entry point; with a `reference`, a raising `fn` for each of
 // its entry points this LibTorch lacks (the hand-written library calls some directly).
 OutputFile emit_spl(const api::BoundSet& set, const api::BoundSet* reference);
+// The raising functions that stand in, in ffi.spl, for the entry points of `reference`
+// that `set` lacks ("" without a reference).
+std::string absent_entry_point_functions(const api::BoundSet& set, const api::BoundSet* reference);
+// lib.torch's word flavour, for the real Simple runtime (spl_stubs/word/word_call.spl): an
+// ffi.spl and a core_ffi.spl whose functions have the raw declarations' names and parameters
+// and call the plugin's word adapters through word_call. `extras` are core_ffi.spl's declarations.
+OutputFile emit_word_ffi(const api::BoundSet& set, const api::BoundSet* reference);
+OutputFile emit_word_core_ffi(const OperatorSet& ir, const std::vector<api::SimpleSignature>& extras);
 // type-table.md: the type table (api/type_table.cpp) as documentation.
 OutputFile emit_type_doc(const OperatorSet& ir);
 // coverage.txt: counts, and every exclusion with its reason.

@@ -38,7 +38,7 @@ public:
     // Stores a tensor and returns its new handle. An undefined tensor maps to 0 (None).
     int64_t insert(at::Tensor tensor);
     // Stores a random generator (lib.torch's Generator objects share the table, its
-    // generation checks and rt_torch_free with tensors).
+    // generation checks and rt_torch_release with tensors).
     int64_t insert_generator(at::Generator generator);
 
     // Stores another object (a background job ...); freeing the handle destroys it.

@@ -6,8 +6,8 @@ namespace spl {
 
 ExtraRegistration::ExtraRegistration(SplFunction& entry, const char* name, const char* return_type,
                                      const std::vector<const char*>& param_names,
-                                     const std::vector<const char*>& param_types, SplBoxedFn boxed,
-                                     void (*typed)(void)) {
+                                     const std::vector<const char*>& param_types, SplBoxedFn boxed, void (*typed)(void),
+                                     SplWordFn word) {
     auto* texts = new Texts();
     texts->signature = std::string("extern fn ") + name + "(";
     for (size_t i = 0; i < param_names.size(); ++i) {
@@ -24,7 +24,8 @@ ExtraRegistration::ExtraRegistration(SplFunction& entry, const char* name, const
     entry = SplFunction{name,        texts->signature.c_str(),
                         return_type, texts->params.empty() ? nullptr : texts->params.data(),
                         nparams,     nparams,
-                        boxed,       typed};
+                        boxed,       typed,
+                        word};
     register_extra(entry);
 }
 

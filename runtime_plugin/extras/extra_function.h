@@ -16,6 +16,7 @@
 
 #include "extras/extras_registry.h"
 #include "generated_support.h"
+#include "word/word_call.h"
 
 #include <array>
 #include <cstddef>
@@ -114,7 +115,7 @@ class ExtraRegistration {
 public:
     ExtraRegistration(SplFunction& entry, const char* name, const char* return_type,
                       const std::vector<const char*>& param_names, const std::vector<const char*>& param_types,
-                      SplBoxedFn boxed, void (*typed)(void));
+                      SplBoxedFn boxed, void (*typed)(void), SplWordFn word);
     ExtraRegistration(const ExtraRegistration&) = delete;
     ExtraRegistration& operator=(const ExtraRegistration&) = delete;
 
@@ -149,24 +150,24 @@ struct Extra<Fn> {
 
     // `return_type`: nullptr derives it from R.
     template <size_t N>
-    static ExtraRegistration describe(const char* name, const char* return_type,
+    static ExtraRegistration describe(const char* name, const char* return_type, SplWordFn word,
                                       const std::array<const char*, N>& names) {
         static_assert(N == sizeof...(A), "SPL_EXTRA: give exactly one name per parameter of the C function");
         const std::array<const char*, sizeof...(A)> types{simple_type_of<A>()...};
         return ExtraRegistration(entry, name, return_type ? return_type : simple_type_of<R>(),
                                  {names.begin(), names.end()}, {types.begin(), types.end()},
-                                 &AutoBoxed<Fn, &entry>::call, reinterpret_cast<void (*)(void)>(Fn));
+                                 &AutoBoxed<Fn, &entry>::call, reinterpret_cast<void (*)(void)>(Fn), word);
     }
 };
 
 } // namespace spl
 
 // SPL_EXTRA(fn, "param", ...): registers the typed C function `fn`, with one
-// name per C parameter. SPL_EXTRA_RETURNS(fn, "simple type", "param", ...)
-// states the Simple return type instead of deriving it, for an SplValue
-// result. (C++17's guaranteed copy elision lets the non-copyable registration
-// be initialised from describe().)
+// name per C parameter, and defines its word adapter spl_w_<fn> (word/word_call.h). SPL_EXTRA_RETURNS(fn, "simple
+// type", "param", ...) states the Simple return type instead of deriving it, for an SplValue result. (C++17's
+// guaranteed copy elision lets the non-copyable registration be initialised from describe().)
 #define SPL_EXTRA_RETURNS(fn, return_type, ...)                                                                        \
+    extern "C" SPL_TORCH_EXPORT int64_t spl_w_##fn(SPL_WORD_PARAMS) { return SPL_WORD_CALL(spl::Extra<&fn>::entry); }  \
     static const spl::ExtraRegistration spl_extra_registration_##fn =                                                  \
-        spl::Extra<&fn>::describe(#fn, return_type, spl::param_names(__VA_ARGS__));
+        spl::Extra<&fn>::describe(#fn, return_type, &spl_w_##fn, spl::param_names(__VA_ARGS__));
 #define SPL_EXTRA(fn, ...) SPL_EXTRA_RETURNS(fn, nullptr, __VA_ARGS__)

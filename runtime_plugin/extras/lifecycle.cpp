@@ -4,7 +4,7 @@
 
 extern "C" {
 
-SPL_TORCH_EXPORT void rt_torch_free(int64_t t) {
+SPL_TORCH_EXPORT void rt_torch_release(int64_t t) {
     spl::guarded<void>(__func__, [&] { spl::HandleTable::instance().release(t); });
 }
 
@@ -18,6 +18,6 @@ SPL_TORCH_EXPORT int64_t rt_torch_live_handles(void) {
 
 } // extern "C"
 
-SPL_EXTRA(rt_torch_free, "t")
+SPL_EXTRA(rt_torch_release, "t")
 SPL_EXTRA(rt_torch_is_live, "t")
 SPL_EXTRA(rt_torch_live_handles)

@@ -92,7 +92,7 @@ public:
     Value op(const std::string& name, const std::vector<Arg>& args); // throws on failure
     int64_t op_handle(const std::string& name, const std::vector<Arg>& args) { return op(name, args).as_i64(); }
 
-    // A hand-written runtime function (rt_torch_shape, rt_torch_free, ...).
+    // A hand-written runtime function (rt_torch_shape, rt_torch_release, ...).
     Outcome try_runtime(const std::string& name, const std::vector<Arg>& args = {});
     Value runtime(const std::string& name, const std::vector<Arg>& args = {}); // throws on failure
 
@@ -105,7 +105,7 @@ public:
 
     int64_t live_handles() { return runtime("rt_torch_live_handles").as_i64(); }
     bool is_live(int64_t h) { return runtime("rt_torch_is_live", {h}).as_bool(); }
-    void free(int64_t h) { runtime("rt_torch_free", {h}); }
+    void free(int64_t h) { runtime("rt_torch_release", {h}); }
 
 private:
     Plugin();

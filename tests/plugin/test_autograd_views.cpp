@@ -90,7 +90,7 @@ TEST_CASE_FIXTURE(LeakChecked, "views share storage with their base") {
     const int64_t transposed = op_handle("rt_torch_transpose_int", {base.h, 0, 1});
     const int64_t row = op_handle("rt_torch_select_int", {base.h, 0, 1});
     const int64_t detached = op_handle("rt_torch_detach", {base.h});
-    const int64_t copy = op_handle("rt_torch_clone", {base.h});
+    const int64_t copy = op_handle("rt_torch_aten_clone", {base.h});
     CHECK(shares_storage(base.h, view));
     CHECK(shares_storage(base.h, transposed));
     CHECK(shares_storage(base.h, row));

@@ -19,7 +19,7 @@ TEST_CASE_FIXTURE(LeakChecked, "wrong arity names the function and the expected 
     expect_error(try_op("rt_torch_add_Tensor", {a.h, a.h, 1, 2}),
                  {"rt_torch_add_Tensor", "takes 2 to 3 arguments", "but 4 were given"});
     expect_error(try_op("rt_torch_neg", {}), {"rt_torch_neg", "takes 1 argument", "0 were given"});
-    expect_error(plugin().try_runtime("rt_torch_free", {a.h, a.h}), {"rt_torch_free", "takes 1 argument"});
+    expect_error(plugin().try_runtime("rt_torch_release", {a.h, a.h}), {"rt_torch_release", "takes 1 argument"});
     expect_still_works();
 }
 
@@ -44,8 +44,8 @@ TEST_CASE_FIXTURE(LeakChecked, "freed, forged and doubly freed handles") {
     CHECK(last_error().find("stale") != std::string::npos);
     expect_error(try_op("rt_torch_neg", {12345}), {"12345", "not a tensor handle"});
     expect_error(try_op("rt_torch_neg", {0}), {"None"});
-    expect_error(plugin().try_runtime("rt_torch_free", {doomed}), {"stale", "already freed"});
-    expect_error(plugin().try_runtime("rt_torch_free", {12345}), {"not a tensor handle"});
+    expect_error(plugin().try_runtime("rt_torch_release", {doomed}), {"stale", "already freed"});
+    expect_error(plugin().try_runtime("rt_torch_release", {12345}), {"not a tensor handle"});
     // A new tensor may reuse the slot; the old handle still must not reach it.
     const int64_t fresh = op_handle("rt_torch_neg", {a.h});
     CHECK(fresh != doomed);

@@ -92,7 +92,7 @@ TEST_CASE_FIXTURE(LeakChecked,
     std::atomic<int> wrong{0}, leaked_errors{0}, missing_errors{0};
     auto pending = typed<bool (*)()>("rt_torch_error_pending");
     auto start_typed = typed<int64_t (*)(SplI64Array, SplI64Array)>("rt_torch_gather_start");
-    auto free_typed = typed<void (*)(int64_t)>("rt_torch_free");
+    auto free_typed = typed<void (*)(int64_t)>("rt_torch_release");
     auto worker = [&](int seed) {
         for (int round = 0; round < 40; ++round) {
             const bool bad = (round + seed) % 7 == 0;

@@ -192,8 +192,8 @@ TEST_CASE_FIXTURE(LeakChecked, "a forged handle is not called stale; a freed one
     const std::string f = std::to_string(forged);
     expect_message(try_op("rt_torch_neg", {forged}),
                    "rt_torch_neg: self: " + f + " is not a live tensor handle (never issued by this plugin)");
-    expect_message(plugin().try_runtime("rt_torch_free", {forged}),
-                   "rt_torch_free: tensor to free: " + f +
+    expect_message(plugin().try_runtime("rt_torch_release", {forged}),
+                   "rt_torch_release: tensor to free: " + f +
                        " is not a live tensor handle (never issued by this plugin)");
     // A slot index the table has never handed out.
     const int64_t unused_slot = (int64_t(0x5A7) << 48) | (int64_t(1) << 24) | 0xFFFFFF;
@@ -209,8 +209,8 @@ TEST_CASE_FIXTURE(LeakChecked, "a forged handle is not called stale; a freed one
     const std::string d = std::to_string(doomed);
     expect_message(try_op("rt_torch_neg", {doomed}),
                    "rt_torch_neg: self: tensor handle " + d + " is stale (already freed)");
-    expect_message(plugin().try_runtime("rt_torch_free", {doomed}),
-                   "rt_torch_free: tensor to free: tensor handle " + d + " is stale (already freed)");
+    expect_message(plugin().try_runtime("rt_torch_release", {doomed}),
+                   "rt_torch_release: tensor to free: tensor handle " + d + " is stale (already freed)");
     expect_still_works();
 }
 

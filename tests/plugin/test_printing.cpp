@@ -34,7 +34,7 @@ int64_t apply_step(const std::string& step, int64_t h) {
     if (step == "add_one") return op_handle("rt_torch_add_Tensor", {h, wrapped_number(1)});
     if (step == "mul_two") return op_handle("rt_torch_mul_Tensor", {h, wrapped_number(2)});
     if (step == "sum") return op_handle("rt_torch_sum", {h});
-    if (step == "clone") return op_handle("rt_torch_clone", {h});
+    if (step == "clone") return op_handle("rt_torch_aten_clone", {h});
     if (step == "no_grad_slice" || step == "no_grad_add_") {
         const bool previous = plugin().runtime("rt_torch_no_grad_enter").as_bool();
         const int64_t result = step == "no_grad_slice" ? op_handle("rt_torch_slice_Tensor", {h, 0, 0, 2})

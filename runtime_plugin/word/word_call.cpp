@@ -1,0 +1,168 @@
+// word_call: the one body of every word adapter, and the convention's state
+// functions (spl_w_result_tag, spl_w_error_pending, spl_w_last_error).
+#include "word/word_call.h"
+
+#include "core/error_guard.h"
+#include "core/results.h"
+#include "generated_support.h"
+#include "word/word_list.h"
+
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace spl {
+namespace {
+
+// The tag of this thread's last word-call result (spl_w_result_tag).
+thread_local int64_t t_result_tag = SPL_NIL;
+
+bool is(const char* a, const char* b) { return std::strcmp(a, b) == 0; }
+
+// Boxed values made from words for one call; the texts and lists they point
+// into stay alive with it.
+class WordArguments {
+public:
+    SplValue from_item(const WordItem& item) {
+        switch (item.tag) {
+        case SPL_BOOL: return v_bool(item.word != 0);
+        case SPL_I64: return v_i64(item.word);
+        case SPL_F64: return v_f64(f64_of(item.word));
+        case SPL_TEXT: return v_text(item.text.c_str());
+        case SPL_ARRAY: return from_list(item.list);
+        default: return v_nil();
+        }
+    }
+    SplValue from_list(const std::shared_ptr<WordList>& list) {
+        held_.push_back(list);
+        std::vector<SplValue>& items = arrays_.emplace_back();
+        items.reserve(list->items.size());
+        for (const WordItem& item : list->items) items.push_back(from_item(item));
+        return v_array(items.data(), static_cast<int64_t>(items.size()));
+    }
+    static double f64_of(int64_t word) {
+        double f;
+        std::memcpy(&f, &word, sizeof f);
+        return f;
+    }
+
+private:
+    std::deque<std::vector<SplValue>> arrays_; // a deque: adding one never moves the others
+    std::vector<std::shared_ptr<WordList>> held_;
+};
+
+std::string argument_name(const SplFunction& fn, int i) {
+    return "argument " + std::to_string(i + 1) + " '" + fn.params[i].name + "'";
+}
+
+// The words of a call: the adapter's own, or those of the argument block.
+std::vector<int64_t> call_words(const SplFunction& fn, const int64_t (&words)[SPL_MAX_WORDS]) {
+    const int needed = words_needed(fn);
+    if (needed <= SPL_MAX_WORDS) return {words, words + needed};
+    auto block = word_list(words[0], "argument block");
+    if (static_cast<int>(block->items.size()) != needed)
+        throw SplError("the argument block holds " + std::to_string(block->items.size()) + " words, " + fn.name +
+                       " takes " + std::to_string(needed));
+    std::vector<int64_t> out;
+    for (const WordItem& item : block->items) {
+        if (item.tag != SPL_I64)
+            throw SplError("argument block word " + std::to_string(out.size()) + " has tag " +
+                           std::to_string(item.tag) + "; the block holds plain words (tag 2)");
+        out.push_back(item.word);
+    }
+    return out;
+}
+
+int64_t result_word(const SplValue& r) {
+    t_result_tag = r.tag;
+    switch (r.tag) {
+    case SPL_BOOL: return r.as.b ? 1 : 0;
+    case SPL_I64: return r.as.i;
+    case SPL_F64: {
+        int64_t bits;
+        std::memcpy(&bits, &r.as.f, sizeof bits);
+        return bits;
+    }
+    case SPL_TEXT: return reinterpret_cast<int64_t>(r.as.text.ptr); // the result arena's, NUL-terminated
+    case SPL_ARRAY: {
+        auto list = std::make_shared<WordList>();
+        for (int64_t k = 0; k < r.as.array.len; ++k) list->items.push_back(item_of(r.as.array.items[k]));
+        return HandleTable::instance().insert_object(std::move(list));
+    }
+    default: return 0;
+    }
+}
+
+} // namespace
+
+WordKind word_kind(const char* t) {
+    if (is(t, "i64")) return WordKind::I64;
+    if (is(t, "f64")) return WordKind::F64;
+    if (is(t, "bool")) return WordKind::Bool;
+    if (is(t, "text")) return WordKind::Text;
+    if (is(t, "text?")) return WordKind::OptText;
+    if (t[0] == '[' || t[0] == '(') return WordKind::List;
+    if (is(t, "any") || (*t && t[std::strlen(t) - 1] == '?')) return WordKind::Tagged;
+    throw SplError(std::string("no word layout for the Simple type '") + t + "'");
+}
+
+int word_count(WordKind kind) { return kind == WordKind::Tagged ? 2 : 1; }
+
+int words_needed(const SplFunction& fn) {
+    int n = 0;
+    for (int i = 0; i < fn.nparams; ++i) n += word_count(word_kind(fn.params[i].simple_type));
+    return n;
+}
+
+int64_t word_call(const SplFunction& fn, const int64_t (&words)[SPL_MAX_WORDS]) noexcept {
+    t_result_tag = SPL_NIL;
+    return guarded<int64_t>(fn.name, [&]() -> int64_t {
+        const std::vector<int64_t> w = call_words(fn, words);
+        WordArguments store;
+        std::vector<SplValue> args;
+        args.reserve(static_cast<size_t>(fn.nparams));
+        size_t k = 0;
+        for (int i = 0; i < fn.nparams; ++i) {
+            const int64_t word = w[k++];
+            switch (word_kind(fn.params[i].simple_type)) {
+            case WordKind::I64: args.push_back(v_i64(word)); break;
+            case WordKind::F64: args.push_back(v_f64(WordArguments::f64_of(word))); break;
+            case WordKind::Bool:
+                args.push_back(store.from_item(word_item(SPL_BOOL, word, argument_name(fn, i))));
+                break;
+            case WordKind::Text:
+                if (word == 0)
+                    throw SplError(argument_name(fn, i) + ": a text pointer of 0 (this parameter needs a text)");
+                args.push_back(v_text(reinterpret_cast<const char*>(word)));
+                break;
+            case WordKind::OptText: args.push_back(v_text(reinterpret_cast<const char*>(word))); break; // 0 is nil
+            case WordKind::Tagged: {
+                const int64_t payload = w[k++];
+                const WordItem item = word_item(word, payload, argument_name(fn, i));
+                args.push_back(item.tag == SPL_TEXT ? v_text(reinterpret_cast<const char*>(payload))
+                                                    : store.from_item(item));
+                break;
+            }
+            case WordKind::List:
+                args.push_back(word == 0 ? v_nil() : store.from_list(word_list(word, argument_name(fn, i).c_str())));
+                break;
+            }
+        }
+        SplValue result = v_nil();
+        if (fn.boxed(args.data(), fn.nparams, &result) != SPL_STATUS_OK) return 0; // the error stays pending
+        return *fn.return_type ? result_word(result) : 0;
+    });
+}
+
+} // namespace spl
+
+extern "C" {
+
+SPL_TORCH_EXPORT int64_t spl_w_result_tag(void) { return spl::t_result_tag; }
+SPL_TORCH_EXPORT int64_t spl_w_error_pending(void) { return spl::t_error_pending ? 1 : 0; }
+SPL_TORCH_EXPORT int64_t spl_w_last_error(void) {
+    return reinterpret_cast<int64_t>(spl::thread_error_message().c_str());
+}
+
+} // extern "C"

@@ -1,0 +1,109 @@
+// WordList items, and the exported list functions of the word convention.
+#include "word/word_list.h"
+
+#include "core/results.h"
+#include "generated_support.h"
+
+#include <cstring>
+
+namespace spl {
+
+std::shared_ptr<WordList> word_list(int64_t handle, const char* what) {
+    return HandleTable::instance().object<WordList>(handle, what, WordList::kKind);
+}
+
+WordItem word_item(int64_t tag, int64_t word, const std::string& what) {
+    WordItem item;
+    item.tag = static_cast<int32_t>(tag);
+    switch (tag) {
+    case SPL_NIL: break;
+    case SPL_BOOL:
+        if (word != 0 && word != 1) throw SplError(what + ": a bool word must be 0 or 1, got " + std::to_string(word));
+        item.word = word;
+        break;
+    case SPL_I64:
+    case SPL_F64: item.word = word; break;
+    case SPL_TEXT:
+        if (word == 0) throw SplError(what + ": a text pointer of 0 (nil is tag 0, not a null text)");
+        item.text = reinterpret_cast<const char*>(word);
+        break;
+    case SPL_ARRAY: item.list = word_list(word, what.c_str()); break;
+    default:
+        throw SplError(what + ": tag word " + std::to_string(tag) +
+                       " is not a value tag (0 nil, 1 bool, 2 i64, 3 f64, 4 text, 5 list)");
+    }
+    return item;
+}
+
+WordItem item_of(const SplValue& value) {
+    WordItem item;
+    item.tag = value.tag;
+    switch (value.tag) {
+    case SPL_BOOL: item.word = value.as.b ? 1 : 0; break;
+    case SPL_I64: item.word = value.as.i; break;
+    case SPL_F64: std::memcpy(&item.word, &value.as.f, sizeof item.word); break;
+    case SPL_TEXT: item.text.assign(value.as.text.ptr, static_cast<size_t>(value.as.text.len)); break;
+    case SPL_ARRAY:
+        item.list = std::make_shared<WordList>();
+        for (int64_t k = 0; k < value.as.array.len; ++k) item.list->items.push_back(item_of(value.as.array.items[k]));
+        break;
+    default: item.tag = SPL_NIL; break;
+    }
+    return item;
+}
+
+namespace {
+
+const WordItem& item_at(const WordList& list, int64_t index, const char* what) {
+    if (index < 0 || index >= static_cast<int64_t>(list.items.size()))
+        throw SplError(std::string(what) + ": index " + std::to_string(index) + " is out of range for a list of " +
+                       std::to_string(list.items.size()));
+    return list.items[static_cast<size_t>(index)];
+}
+
+} // namespace
+} // namespace spl
+
+extern "C" {
+
+SPL_TORCH_EXPORT int64_t spl_w_list_new(void) {
+    return spl::guarded<int64_t>(
+        __func__, [] { return spl::HandleTable::instance().insert_object(std::make_shared<spl::WordList>()); });
+}
+
+SPL_TORCH_EXPORT int64_t spl_w_list_push(int64_t list, int64_t tag, int64_t count, int64_t w0, int64_t w1, int64_t w2,
+                                         int64_t w3, int64_t w4) {
+    return spl::guarded<int64_t>(__func__, [&] {
+        auto target = spl::word_list(list, "list");
+        if (count < 1 || count > 5) throw spl::SplError("count must be 1 to 5, got " + std::to_string(count));
+        const int64_t words[] = {w0, w1, w2, w3, w4};
+        // Checked first, then appended: a failing push leaves the list as it was.
+        std::vector<spl::WordItem> items;
+        for (int64_t k = 0; k < count; ++k)
+            items.push_back(spl::word_item(tag, words[k], "item " + std::to_string(target->items.size() + k)));
+        for (auto& item : items) target->items.push_back(std::move(item));
+        return list;
+    });
+}
+
+SPL_TORCH_EXPORT int64_t spl_w_list_len(int64_t list) {
+    return spl::guarded<int64_t>(__func__,
+                                 [&] { return static_cast<int64_t>(spl::word_list(list, "list")->items.size()); });
+}
+
+SPL_TORCH_EXPORT int64_t spl_w_list_tag(int64_t list, int64_t index) {
+    return spl::guarded<int64_t>(
+        __func__, [&] { return int64_t{spl::item_at(*spl::word_list(list, "list"), index, "list").tag}; });
+}
+
+SPL_TORCH_EXPORT int64_t spl_w_list_word(int64_t list, int64_t index) {
+    return spl::guarded<int64_t>(__func__, [&]() -> int64_t {
+        auto owner = spl::word_list(list, "list");
+        const spl::WordItem& item = spl::item_at(*owner, index, "list");
+        if (item.tag == SPL_TEXT) return reinterpret_cast<int64_t>(item.text.c_str());
+        if (item.tag == SPL_ARRAY) return spl::HandleTable::instance().insert_object(item.list);
+        return item.word;
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,46 @@
+// Lists for the word convention (spl_plugin.h, "The word convention"): a caller
+// that can pass only 64-bit words builds a list argument item by item in a
+// WordList held in the handle table, and reads list results back the same way.
+#pragma once
+
+#include "spl_plugin.h"
+#include "core/handle_table.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace spl {
+
+class WordList;
+
+// One item: a tag (an SplTag) and its word; text and nested lists are owned here,
+// so a list outlives the caller's buffers and the result arena.
+struct WordItem {
+    int32_t tag = SPL_NIL;
+    int64_t word = 0; // SPL_BOOL 0/1, SPL_I64 the value, SPL_F64 the bit pattern
+    std::string text;
+    std::shared_ptr<WordList> list;
+};
+
+class WordList final : public HandleObject {
+public:
+    static constexpr const char* kKind = "word list";
+    const char* kind() const noexcept override { return kKind; }
+
+    std::vector<WordItem> items;
+};
+
+// The list behind a live handle; throws SplError naming `what` otherwise.
+std::shared_ptr<WordList> word_list(int64_t handle, const char* what);
+
+// One item from a tag word and a payload word, checked: a tag that is not a
+// value tag, a bool word other than 0/1, a text pointer of 0 or a list handle that
+// is not a live list is an error naming `what`.
+WordItem word_item(int64_t tag, int64_t word, const std::string& what);
+
+// A boxed value as a list item (deep copy: text and arrays are owned by the item).
+WordItem item_of(const SplValue& value);
+
+} // namespace spl
