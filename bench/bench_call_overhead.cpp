@@ -1,5 +1,6 @@
 // Per-call cost of a 1-element add: at::add called directly, the plugin's
-// typed C symbol, and its boxed thunk, measured side by side in one process.
+// typed C symbol, its boxed thunk and its word adapter (the real Simple
+// runtime's convention, spl_w_*), measured side by side in one process.
 // Each iteration creates and destroys one result tensor on every path.
 #include "plugin_loader.h"
 
@@ -85,9 +86,26 @@ void BM_boxed_thunk(benchmark::State& state) {
     free_fn.boxed(&args[1], 1, &result);
 }
 
+// The word adapter as the real runtime calls it: 8 words in, a word out, and the
+// error state asked after the call (spl_plugin.h: no result can serve as a sentinel).
+void BM_word_adapter(benchmark::State& state) {
+    const SplWordFn add = bench::function(*plugin, "rt_torch_add_Tensor").word;
+    const SplWordFn free_fn = bench::function(*plugin, "rt_torch_release").word;
+    const auto pending = reinterpret_cast<int64_t (*)()>(bench::symbol("spl_w_error_pending"));
+    const int64_t a = make_one(*plugin), b = make_one(*plugin);
+    for (auto _ : state) {
+        const int64_t c = add(a, b, SPL_I64, 1, 0, 0, 0, 0);
+        if (pending()) state.SkipWithError("the word call failed");
+        free_fn(c, 0, 0, 0, 0, 0, 0, 0);
+    }
+    free_fn(a, 0, 0, 0, 0, 0, 0, 0);
+    free_fn(b, 0, 0, 0, 0, 0, 0, 0);
+}
+
 BENCHMARK(BM_direct_at_add)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.3);
 BENCHMARK(BM_typed_symbol)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.3);
 BENCHMARK(BM_boxed_thunk)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.3);
+BENCHMARK(BM_word_adapter)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.3);
 
 // Collects the median times so that main can print the ratios.
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -115,9 +133,12 @@ int main(int argc, char** argv) {
     RatioReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     const double direct = reporter.median_ns["BM_direct_at_add"];
-    std::printf("\nper-call cost of a 1-element add on %s (median of 5, ns): direct %.1f, typed %.1f, boxed %.1f\n",
-                device.c_str(), direct, reporter.median_ns["BM_typed_symbol"], reporter.median_ns["BM_boxed_thunk"]);
-    std::printf("ratio to at::add: typed symbol %.3fx, boxed thunk %.3fx (target <= 1.07x)\n",
-                reporter.median_ns["BM_typed_symbol"] / direct, reporter.median_ns["BM_boxed_thunk"] / direct);
+    std::printf("\nper-call cost of a 1-element add on %s (median of 5, ns): direct %.1f, typed %.1f, boxed %.1f, "
+                "word %.1f\n",
+                device.c_str(), direct, reporter.median_ns["BM_typed_symbol"], reporter.median_ns["BM_boxed_thunk"],
+                reporter.median_ns["BM_word_adapter"]);
+    std::printf("ratio to at::add: typed symbol %.3fx, boxed thunk %.3fx (target <= 1.07x), word adapter %.3fx\n",
+                reporter.median_ns["BM_typed_symbol"] / direct, reporter.median_ns["BM_boxed_thunk"] / direct,
+                reporter.median_ns["BM_word_adapter"] / direct);
     return 0;
 }

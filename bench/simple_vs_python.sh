@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Simple (splrun + lib.torch + the plugin) against Python eager PyTorch on the same LibTorch,
-# in one script: a 100,000-add loop, an MLP SGD step on raw tensors, nn-level training steps
+# in one script: a 100,000-add loop (also through lib.torch's word flavour), an MLP SGD step on raw tensors, nn-level training steps
 # (an MLP and a small CNN built from lib.torch.nn / torch.nn), and an Adam step over 9.8M
 # parameters (default and fused), and a DataLoader epoch (per item, gathered in the plugin,
 # prefetched on a plugin thread; alone and with a training step). Each pair runs ROUNDS times, alternating Simple and Python
@@ -11,6 +11,8 @@ export SIMPLE_SFFI_PATH=build/runtime_plugin SIMPLE_LIB=spl_stubs/lib
 ROUNDS=${ROUNDS:-3}
 out=""
 for _ in $(seq "$ROUNDS"); do
+  # the same add loop through lib.torch's word flavour (the real Simple runtime's convention)
+  out+=$(SIMPLE_LIB=build/share/spl-torch/word-lib build/host/splrun --simple-runtime-ffi bench/add_loop.spl | sed 's/^simple add loop/simple word add loop/')$'\n'
   out+=$(build/host/splrun bench/add_loop.spl; build/host/splrun bench/mlp_step.spl; build/host/splrun bench/nn_step.spl; build/host/splrun bench/optim_step.spl; build/host/splrun bench/loader_epoch.spl)$'\n'
   out+=$(.venv/bin/python bench/python_baseline.py; .venv/bin/python bench/nn_step.py; .venv/bin/python bench/optim_step.py; .venv/bin/python bench/loader_epoch.py)$'\n'
 done
@@ -27,6 +29,7 @@ for line in sys.argv[1].splitlines():
     if m.group(6):
         calls[key[1]] = int(m.group(6))
 rows = [("1-element add (ns)", "add loop", "add loop", "target <= 1.0x"),
+        ("1-element add, word flavour (ns)", "word add loop", "add loop", "--simple-runtime-ffi"),
         ("MLP SGD step, raw tensors (us)", "mlp step", "mlp step", ""),
         ("nn MLP step (us)", "nn mlp step", "nn mlp step", "target <= 1.0x"),
         ("nn CNN step (us)", "nn cnn step", "nn cnn step", "target <= 1.0x"),

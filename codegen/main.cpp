@@ -11,7 +11,9 @@
 // its operators this LibTorch lacks become functions that raise an error naming them.
 //   torch-codegen diff     OLD_IR NEW_IR [--json] [--policy P] [--spl-lib DIR]
 //   torch-codegen word-flavour --ir IR.json --policy P --core-ffi CORE_FFI.spl --out-dir D [--reference-ir REF.json]
-//                          lib.torch's ffi.spl and core_ffi.spl for the real Simple runtime (word calls)
+//                          [--manifest-library LIB.so --plugin-version V]
+//                          lib.torch's ffi.spl and core_ffi.spl for the real Simple runtime (word calls),
+//                          and its manifest.sdn naming the installed plugin
 //
 // `ir` and `generate` read native_functions.yaml (--frontend yaml) or the
 // installed headers (--frontend headers); by default the YAML when
@@ -140,8 +142,12 @@ void word_flavour(const Options& o) {
     const auto set = codegen::api::bind_all(ir, policy);
     const Reference reference = load_reference(o, policy);
     const auto extras = codegen::api::parse_extern_declarations(read_text(required(o, "core-ffi")));
-    codegen::emit::write_files(required(o, "out-dir"), {codegen::emit::emit_word_ffi(set, reference.set.get()),
-                                                        codegen::emit::emit_word_core_ffi(ir, extras)});
+    std::vector<codegen::emit::OutputFile> files = {codegen::emit::emit_word_ffi(set, reference.set.get()),
+                                                    codegen::emit::emit_word_core_ffi(ir, extras)};
+    if (o.count("manifest-library"))
+        files.push_back(
+            codegen::emit::emit_manifest(set, extras, o.at("manifest-library"), required(o, "plugin-version")));
+    codegen::emit::write_files(required(o, "out-dir"), files);
 }
 
 codegen::OperatorSet load_ir(const std::string& path) {

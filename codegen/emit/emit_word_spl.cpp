@@ -2,6 +2,7 @@
 // runtime, from the API layer's signatures and word codes (text only).
 #include "emit/emitters.h"
 
+#include "api/names.h"
 #include "api/text_template.h"
 #include "api/word_layout.h"
 
@@ -56,6 +57,25 @@ OutputFile emit_word_core_ffi(const OperatorSet& ir, const std::vector<api::Simp
     out << banner(ir, "#") << header("The hand-written entry points of libspl_torch.so (runtime_plugin/extras/)");
     for (const auto& sig : extras) out << word_function(sig);
     return {"core_ffi.spl", out.str()};
+}
+
+OutputFile emit_manifest(const api::BoundSet& set, const std::vector<api::SimpleSignature>& extras,
+                         const std::string& library, const std::string& version) {
+    // The convention's own functions (runtime_plugin/spl_plugin.h), then every adapter.
+    std::vector<std::string> names = {"spl_w_error_pending", "spl_w_last_error", "spl_w_list_len",  "spl_w_list_new",
+                                      "spl_w_list_push",     "spl_w_list_tag",   "spl_w_list_word", "spl_w_result_tag"};
+    for (const auto& b : set.bound) names.push_back(api::word_symbol(b.entry_point));
+    for (const auto& sig : extras) names.push_back(api::word_symbol(sig.name));
+    std::ostringstream out;
+    out << banner(*set.ir, "#");
+    out << "# The real Simple runtime's plugin manifest entry for libspl_torch.so (its plugin_manifest.rs):\n"
+        << "# point $SIMPLE_PLUGIN_MANIFEST here, or merge it into ~/.simple/plugins/manifest.sdn. It lists the\n"
+        << "# word-convention functions, the ones callable with integer words only (spl_plugin.h).\n";
+    out << "plugins:\n    -\n        name: torch\n        library: " << library
+        << "\n        version: " << quoted(version) << "\n        functions: [";
+    for (size_t i = 0; i < names.size(); ++i) out << (i ? ", " : "") << names[i];
+    out << "]\n";
+    return {"manifest.sdn", out.str()};
 }
 
 } // namespace codegen::emit

@@ -43,6 +43,9 @@ std::string absent_entry_point_functions(const api::BoundSet& set, const api::Bo
 // and call the plugin's word adapters through word_call. `extras` are core_ffi.spl's declarations.
 OutputFile emit_word_ffi(const api::BoundSet& set, const api::BoundSet* reference);
 OutputFile emit_word_core_ffi(const OperatorSet& ir, const std::vector<api::SimpleSignature>& extras);
+// manifest.sdn: the real runtime's plugin manifest entry naming `library` and its word functions.
+OutputFile emit_manifest(const api::BoundSet& set, const std::vector<api::SimpleSignature>& extras,
+                         const std::string& library, const std::string& version);
 // type-table.md: the type table (api/type_table.cpp) as documentation.
 OutputFile emit_type_doc(const OperatorSet& ir);
 // coverage.txt: counts, and every exclusion with its reason.

@@ -8,7 +8,7 @@
 #include "word/word_list.h"
 
 #include <cstring>
-#include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,18 +25,23 @@ bool is(const char* a, const char* b) { return std::strcmp(a, b) == 0; }
 class WordArguments {
 public:
     SplValue from_item(const WordItem& item) {
-        switch (item.tag) {
-        case SPL_BOOL: return v_bool(item.word != 0);
-        case SPL_I64: return v_i64(item.word);
-        case SPL_F64: return v_f64(f64_of(item.word));
-        case SPL_TEXT: return v_text(item.text.c_str());
-        case SPL_ARRAY: return from_list(item.list);
+        if (item.tag == SPL_TEXT) return v_text(item.text.c_str());
+        if (item.tag == SPL_ARRAY) return from_list(item.list);
+        return scalar(item.tag, item.word);
+    }
+    // A checked tag and payload that is not a list: the value it stands for (text is borrowed).
+    static SplValue scalar(int32_t tag, int64_t word) {
+        switch (tag) {
+        case SPL_BOOL: return v_bool(word != 0);
+        case SPL_I64: return v_i64(word);
+        case SPL_F64: return v_f64(f64_of(word));
+        case SPL_TEXT: return v_text(reinterpret_cast<const char*>(word));
         default: return v_nil();
         }
     }
     SplValue from_list(const std::shared_ptr<WordList>& list) {
         held_.push_back(list);
-        std::vector<SplValue>& items = arrays_.emplace_back();
+        std::vector<SplValue>& items = *arrays_.emplace_back(std::make_unique<std::vector<SplValue>>());
         items.reserve(list->items.size());
         for (const WordItem& item : list->items) items.push_back(from_item(item));
         return v_array(items.data(), static_cast<int64_t>(items.size()));
@@ -48,7 +53,9 @@ public:
     }
 
 private:
-    std::deque<std::vector<SplValue>> arrays_; // a deque: adding one never moves the others
+    // Owned one by one, so adding one never moves the others; empty (no allocation) for a
+    // call without lists, the common case.
+    std::vector<std::unique_ptr<std::vector<SplValue>>> arrays_;
     std::vector<std::shared_ptr<WordList>> held_;
 };
 
@@ -56,22 +63,22 @@ std::string argument_name(const SplFunction& fn, int i) {
     return "argument " + std::to_string(i + 1) + " '" + fn.params[i].name + "'";
 }
 
-// The words of a call: the adapter's own, or those of the argument block.
-std::vector<int64_t> call_words(const SplFunction& fn, const int64_t (&words)[SPL_MAX_WORDS]) {
+// The words of a call: the adapter's own, or those of the argument block (copied into `block`).
+const int64_t* call_words(const SplFunction& fn, const int64_t (&words)[SPL_MAX_WORDS], std::vector<int64_t>& block) {
+    if (fn.nparams * 2 <= SPL_MAX_WORDS) return words; // no parameter takes more than 2 words
     const int needed = words_needed(fn);
-    if (needed <= SPL_MAX_WORDS) return {words, words + needed};
-    auto block = word_list(words[0], "argument block");
-    if (static_cast<int>(block->items.size()) != needed)
-        throw SplError("the argument block holds " + std::to_string(block->items.size()) + " words, " + fn.name +
+    if (needed <= SPL_MAX_WORDS) return words;
+    auto list = word_list(words[0], "argument block");
+    if (static_cast<int>(list->items.size()) != needed)
+        throw SplError("the argument block holds " + std::to_string(list->items.size()) + " words, " + fn.name +
                        " takes " + std::to_string(needed));
-    std::vector<int64_t> out;
-    for (const WordItem& item : block->items) {
+    for (const WordItem& item : list->items) {
         if (item.tag != SPL_I64)
-            throw SplError("argument block word " + std::to_string(out.size()) + " has tag " +
+            throw SplError("argument block word " + std::to_string(block.size()) + " has tag " +
                            std::to_string(item.tag) + "; the block holds plain words (tag 2)");
-        out.push_back(item.word);
+        block.push_back(item.word);
     }
-    return out;
+    return block.data();
 }
 
 int64_t result_word(const SplValue& r) {
@@ -97,12 +104,24 @@ int64_t result_word(const SplValue& r) {
 } // namespace
 
 WordKind word_kind(const char* t) {
-    if (is(t, "i64")) return WordKind::I64;
-    if (is(t, "f64")) return WordKind::F64;
-    if (is(t, "bool")) return WordKind::Bool;
-    if (is(t, "text")) return WordKind::Text;
-    if (is(t, "text?")) return WordKind::OptText;
-    if (t[0] == '[' || t[0] == '(') return WordKind::List;
+    // By the first letters: this runs for every parameter of every word call.
+    switch (t[0]) {
+    case '[':
+    case '(': return WordKind::List;
+    case 'i':
+        if (is(t, "i64")) return WordKind::I64;
+        break;
+    case 'f':
+        if (is(t, "f64")) return WordKind::F64;
+        break;
+    case 'b':
+        if (is(t, "bool")) return WordKind::Bool;
+        break;
+    case 't':
+        if (is(t, "text")) return WordKind::Text;
+        if (is(t, "text?")) return WordKind::OptText;
+        break;
+    }
     if (is(t, "any") || (*t && t[std::strlen(t) - 1] == '?')) return WordKind::Tagged;
     throw SplError(std::string("no word layout for the Simple type '") + t + "'");
 }
@@ -118,39 +137,44 @@ int words_needed(const SplFunction& fn) {
 int64_t word_call(const SplFunction& fn, const int64_t (&words)[SPL_MAX_WORDS]) noexcept {
     t_result_tag = SPL_NIL;
     return guarded<int64_t>(fn.name, [&]() -> int64_t {
-        const std::vector<int64_t> w = call_words(fn, words);
+        std::vector<int64_t> block;
+        const int64_t* w = call_words(fn, words, block);
         WordArguments store;
-        std::vector<SplValue> args;
-        args.reserve(static_cast<size_t>(fn.nparams));
+        // On the stack for the usual few parameters: the word path should cost little more than the boxed.
+        constexpr int kOnStack = 16;
+        SplValue on_stack[kOnStack];
+        std::vector<SplValue> on_heap(fn.nparams > kOnStack ? fn.nparams : 0);
+        SplValue* args = fn.nparams > kOnStack ? on_heap.data() : on_stack;
         size_t k = 0;
         for (int i = 0; i < fn.nparams; ++i) {
             const int64_t word = w[k++];
+            const auto name = [&] { return argument_name(fn, i); }; // only for a message
             switch (word_kind(fn.params[i].simple_type)) {
-            case WordKind::I64: args.push_back(v_i64(word)); break;
-            case WordKind::F64: args.push_back(v_f64(WordArguments::f64_of(word))); break;
+            case WordKind::I64: args[i] = v_i64(word); break;
+            case WordKind::F64: args[i] = v_f64(WordArguments::f64_of(word)); break;
             case WordKind::Bool:
-                args.push_back(store.from_item(word_item(SPL_BOOL, word, argument_name(fn, i))));
+                check_tagged(SPL_BOOL, word, name);
+                args[i] = v_bool(word != 0);
                 break;
             case WordKind::Text:
-                if (word == 0)
-                    throw SplError(argument_name(fn, i) + ": a text pointer of 0 (this parameter needs a text)");
-                args.push_back(v_text(reinterpret_cast<const char*>(word)));
+                if (word == 0) throw SplError(name() + ": a text pointer of 0 (this parameter needs a text)");
+                args[i] = v_text(reinterpret_cast<const char*>(word));
                 break;
-            case WordKind::OptText: args.push_back(v_text(reinterpret_cast<const char*>(word))); break; // 0 is nil
+            case WordKind::OptText: args[i] = v_text(reinterpret_cast<const char*>(word)); break; // 0 is nil
             case WordKind::Tagged: {
                 const int64_t payload = w[k++];
-                const WordItem item = word_item(word, payload, argument_name(fn, i));
-                args.push_back(item.tag == SPL_TEXT ? v_text(reinterpret_cast<const char*>(payload))
-                                                    : store.from_item(item));
+                check_tagged(word, payload, name);
+                args[i] = word == SPL_ARRAY ? store.from_list(word_list(payload, name().c_str()))
+                                            : WordArguments::scalar(static_cast<int32_t>(word), payload);
                 break;
             }
             case WordKind::List:
-                args.push_back(word == 0 ? v_nil() : store.from_list(word_list(word, argument_name(fn, i).c_str())));
+                args[i] = word == 0 ? v_nil() : store.from_list(word_list(word, name().c_str()));
                 break;
             }
         }
         SplValue result = v_nil();
-        if (fn.boxed(args.data(), fn.nparams, &result) != SPL_STATUS_OK) return 0; // the error stays pending
+        if (fn.boxed(args, fn.nparams, &result) != SPL_STATUS_OK) return 0; // the error stays pending
         return *fn.return_type ? result_word(result) : 0;
     });
 }

@@ -13,25 +13,15 @@ std::shared_ptr<WordList> word_list(int64_t handle, const char* what) {
 }
 
 WordItem word_item(int64_t tag, int64_t word, const std::string& what) {
+    check_tagged(tag, word, [&] { return what; });
     WordItem item;
     item.tag = static_cast<int32_t>(tag);
-    switch (tag) {
-    case SPL_NIL: break;
-    case SPL_BOOL:
-        if (word != 0 && word != 1) throw SplError(what + ": a bool word must be 0 or 1, got " + std::to_string(word));
-        item.word = word;
-        break;
-    case SPL_I64:
-    case SPL_F64: item.word = word; break;
-    case SPL_TEXT:
-        if (word == 0) throw SplError(what + ": a text pointer of 0 (nil is tag 0, not a null text)");
+    if (tag == SPL_TEXT)
         item.text = reinterpret_cast<const char*>(word);
-        break;
-    case SPL_ARRAY: item.list = word_list(word, what.c_str()); break;
-    default:
-        throw SplError(what + ": tag word " + std::to_string(tag) +
-                       " is not a value tag (0 nil, 1 bool, 2 i64, 3 f64, 4 text, 5 list)");
-    }
+    else if (tag == SPL_ARRAY)
+        item.list = word_list(word, what.c_str());
+    else if (tag != SPL_NIL)
+        item.word = word;
     return item;
 }
 

@@ -35,9 +35,30 @@ public:
 // The list behind a live handle; throws SplError naming `what` otherwise.
 std::shared_ptr<WordList> word_list(int64_t handle, const char* what);
 
-// One item from a tag word and a payload word, checked: a tag that is not a
-// value tag, a bool word other than 0/1, a text pointer of 0 or a list handle that
-// is not a live list is an error naming `what`.
+// Checks a tag word and its payload word: a tag that is not a value tag, a bool
+// word other than 0/1 or a text pointer of 0 is an error named by `what()`, which
+// is only called then (a list handle is checked when it is looked up).
+template <class What>
+void check_tagged(int64_t tag, int64_t word, What&& what) {
+    switch (tag) {
+    case SPL_NIL:
+    case SPL_I64:
+    case SPL_F64:
+    case SPL_ARRAY: return;
+    case SPL_BOOL:
+        if (word == 0 || word == 1) return;
+        throw SplError(what() + ": a bool word must be 0 or 1, got " + std::to_string(word));
+    case SPL_TEXT:
+        if (word != 0) return;
+        throw SplError(what() + ": a text pointer of 0 (nil is tag 0, not a null text)");
+    default:
+        throw SplError(what() + ": tag word " + std::to_string(tag) +
+                       " is not a value tag (0 nil, 1 bool, 2 i64, 3 f64, 4 text, 5 list)");
+    }
+}
+
+// One item from a tag word and a payload word, checked (check_tagged; a list handle
+// must be a live list), owning its text and list.
 WordItem word_item(int64_t tag, int64_t word, const std::string& what);
 
 // A boxed value as a list item (deep copy: text and arrays are owned by the item).

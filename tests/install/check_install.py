@@ -42,8 +42,9 @@ def clean_env():
     return env
 
 
-def run(cmd, cwd, timeout=900):
-    return subprocess.run(cmd, cwd=cwd, env=clean_env(), capture_output=True, text=True, timeout=timeout)
+def run(cmd, cwd, timeout=900, env=None):
+    return subprocess.run(cmd, cwd=cwd, env=dict(clean_env(), **(env or {})), capture_output=True, text=True,
+                          timeout=timeout)
 
 
 def applies(spec, libtorch_version):
@@ -99,6 +100,24 @@ def main():
         xor = run([splrun, os.path.join(source, "examples", "xor.spl")], elsewhere)
         check("examples/xor.spl learns XOR from the installed tree, no variables set",
               xor.returncode == 0 and "rounded: [0.0, 1.0, 1.0, 0.0]" in xor.stdout, xor.stdout + xor.stderr)
+
+        # The word flavour, as the real Simple runtime would use it: its tree beside lib.torch's, the
+        # plugin found on $SIMPLE_SFFI_PATH (that runtime's convention), and manifest.sdn naming
+        # the plugin at its final place (not the staging folder) with functions it exports.
+        words = run([splrun, "--simple-runtime-ffi", os.path.join(source, "examples", "xor.spl")], elsewhere,
+                    env={"SIMPLE_SFFI_PATH": os.path.dirname(plugin)})
+        check("examples/xor.spl prints the same through the installed word flavour (--simple-runtime-ffi)",
+              words.returncode == 0 and words.stdout == xor.stdout, words.stdout + words.stderr)
+        manifest = installed(stage, "**/share/spl-torch/manifest.sdn")
+        text = open(manifest).read() if manifest else ""
+        library = re.search(r"library: (\S+)", text)
+        functions = re.search(r"functions: \[(.*)\]", text)
+        exported = set(subprocess.run(["nm", "-D", "--defined-only", plugin], capture_output=True, text=True)
+                       .stdout.split())
+        named = functions.group(1).split(", ") if functions else []
+        check(f"manifest.sdn names the installed plugin and {len(named)} word functions it exports",
+              library is not None and library.group(1) == plugin[len(stage):] and len(named) > 3000
+              and all(n in exported for n in named), text[:600])
 
         # The whole of lib.torch loads on any LibTorch; what needs an operator this one lacks
         # fails when used, naming it and the version.
