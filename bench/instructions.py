@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Instructions per operation, counted by callgrind, next to timed figures: Simple (splrun +
+lib.torch + the plugin) against Python eager PyTorch on the same LibTorch, and the plugin's
+calling paths against at::add. Timings on these shared machines move by 2x from run to run;
+instruction counts do not, so they are the stable figure (issue 14's targets are stated in them).
+
+Each workload runs under `valgrind --tool=callgrind` for two iteration counts, and
+(I(n2) - I(n1)) / (n2 - n1) is the cost of one iteration: start-up cancels. The same workloads
+run natively with more iterations for the timed column (best of 3). OMP_NUM_THREADS=1 and
+PYTHONHASHSEED=0 on both sides, so that neither counts thread start-up or hashing noise.
+
+    bench/instructions.py            # about 15 minutes on 2 cores (Python's import under valgrind)
+    bench/instructions.py add calls  # some rows only
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build")
+SPLRUN = os.path.join(BUILD, "host", "splrun")
+PYTHON = os.path.join(ROOT, ".venv", "bin", "python")
+PLUGIN = os.path.join(BUILD, "runtime_plugin", "libspl_torch.so")
+CALLS = os.path.join(BUILD, "bench", "icount_calls")
+ENV = dict(os.environ, SIMPLE_SFFI_PATH=os.path.dirname(PLUGIN), SIMPLE_LIB=os.path.join(ROOT, "spl_stubs", "lib"),
+           SPL_TORCH_PLUGIN=PLUGIN, OMP_NUM_THREADS="1", PYTHONHASHSEED="0")
+
+
+def simple(name):
+    return lambda n: [SPLRUN, os.path.join(ROOT, "bench", "icount", name + ".spl"), str(n)]
+
+
+def python(name):
+    return lambda n: [PYTHON, os.path.join(ROOT, "bench", "icount", "workloads.py"), name, str(n)]
+
+
+def calls(mode):
+    return lambda n: [CALLS, mode, str(n)]
+
+
+# (row, side, command for n iterations, n1, n2, timed n)
+WORKLOADS = {
+    "add": [("simple", simple("add"), 2000, 4000, 100000), ("python", python("add"), 2000, 4000, 100000)],
+    "method": [("simple", simple("method"), 2000, 4000, 100000), ("python", python("method"), 2000, 4000, 100000)],
+    "linear_relu": [("simple", simple("linear_relu"), 200, 400, 3000),
+                    ("python", python("linear_relu"), 200, 400, 3000)],
+    "calls": [(mode, calls(mode), 20000, 40000, 0) for mode in ("direct", "typed", "boxed", "word")],
+}
+LABELS = {"add": "1-element add (a + b)", "method": "Tensor method returning a Tensor (a.neg())",
+          "linear_relu": "Linear(16, 16) + ReLU forward and backward, nn", "calls": "1-element add in C"}
+TARGETS = {"add": "target <= 0.8x", "linear_relu": "target <= 0.9x", "typed": "target <= 1.03x",
+           "boxed": "target <= 1.07x"}
+
+
+def instructions(command):
+    with tempfile.NamedTemporaryFile(suffix=".callgrind") as out:
+        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}"] + command,
+                              capture_output=True, text=True, env=ENV)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or not found:
+        raise RuntimeError(f"{' '.join(command)} under callgrind failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def per_iteration(command, n1, n2):
+    with ThreadPoolExecutor(2) as pool:
+        i1, i2 = pool.map(lambda n: instructions(command(n)), (n1, n2))
+    return (i2 - i1) / (n2 - n1)
+
+
+def timed(command, n):
+    best = float("inf")
+    for _ in range(3):
+        out = subprocess.run(command(n), capture_output=True, text=True, env=ENV, check=True).stdout
+        best = min(best, float(re.search(r"([0-9.]+) ns per iteration", out).group(1)))
+    return best
+
+
+def main():
+    rows = sys.argv[1:] or list(WORKLOADS)
+    for row in rows:
+        results = {}
+        for side, command, n1, n2, n_timed in WORKLOADS[row]:
+            results[side] = (per_iteration(command, n1, n2), timed(command, n_timed) if n_timed else None)
+        print(f"{LABELS[row]}:")
+        if row == "calls":
+            base = results["direct"][0]
+            for side, (ir, _) in results.items():
+                print(f"  {side:8s} {ir:10.0f} instructions   {ir / base:.3f}x at::add   {TARGETS.get(side, '')}")
+        else:
+            (s_ir, s_ns), (p_ir, p_ns) = results["simple"], results["python"]
+            print(f"  Simple {s_ir:10.0f} instructions {s_ns:10.0f} ns   Python {p_ir:10.0f} instructions "
+                  f"{p_ns:10.0f} ns   ratio {s_ir / p_ir:.3f}x instructions, {s_ns / p_ns:.2f}x time   "
+                  f"{TARGETS.get(row, '')}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
