@@ -31,7 +31,7 @@ def main():
         boxed = run([splrun, path], dict(base, SIMPLE_SFFI_PATH=plugin_dir))
         words = run([splrun, "--simple-runtime-ffi", path], dict(base, SIMPLE_SFFI_PATH=plugin_dir, SIMPLE_LIB=word_lib))
         try:
-            getattr(check_examples, "check_" + name)(words)
+            check_examples.CHECKS[name](words)
             if boxed != words:
                 diff = [f"  boxed: {a}\n  words: {b}" for a, b in zip(boxed.splitlines(), words.splitlines()) if a != b]
                 raise AssertionError("the outputs differ:\n" + "\n".join(diff[:5] or ["  (in length)"]))
