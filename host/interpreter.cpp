@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "builtins.h"
+#include "drop_fast_path.h"
 #include "extern_call.h"
 #include "module_loader.h"
 #include "plugin_loader.h"
@@ -163,6 +164,7 @@ void Interpreter::execute_module(ModuleObj& m) {
 void Interpreter::run_drop(InstanceObj* instance) {
     Value self(instance); // the object lives again while drop runs
     try {
+        if (run_drop_fast(*this, *instance)) return;
         const Value& drop = instance->cls->drop;
         const Value& first = drop.is(ObjType::Overloads) ? drop.as<OverloadSetObj>()->fns[0] : drop;
         ArgList args{nullptr, 0};

@@ -164,9 +164,18 @@ struct ClassObj : Obj {
     std::unordered_set<std::string> properties;     // `@property` methods: `obj.name` calls them
     std::unordered_map<std::string, Value> setters; // `@name.setter` methods: `obj.name = v` calls them
     Value drop;                                     // the `drop` method, nil when the class has none
-    Value ops[static_cast<size_t>(Op::Count)];      // operator methods, nil when absent
-    uint32_t epoch = 0;                             // bumped when an existing method name gets another overload
-    int64_t live = 0;                               // instances alive now
+    // `drop` as one plugin call on a field of self, run without a frame (drop_fast_path.h);
+    // planned on the first drop. `call` is null when the body is anything else.
+    struct DropFast {
+        const ast::Call* call = nullptr;
+        int field = -1;
+        bool if_nonzero = false; // `if self.F != 0:` guards the call
+    };
+    DropFast drop_fast;
+    bool drop_planned = false;
+    Value ops[static_cast<size_t>(Op::Count)]; // operator methods, nil when absent
+    uint32_t epoch = 0;                        // bumped when an existing method name gets another overload
+    int64_t live = 0;                          // instances alive now
 };
 
 // The fields of an instance: a fixed-size array stored right after the
