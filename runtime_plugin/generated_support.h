@@ -13,6 +13,6 @@
 
 #define SPL_TORCH_EXPORT __attribute__((visibility("default")))
 
-extern const SplFunction spl_torch_generated_functions[];
+extern const SplFunction* const spl_torch_generated_functions[]; // each entry's object, sorted by name
 extern const int64_t spl_torch_generated_count;
 extern const char spl_torch_generated_libtorch_version[];

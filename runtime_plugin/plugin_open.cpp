@@ -31,7 +31,7 @@ public:
 
 private:
     FunctionTable() {
-        functions_.assign(spl_torch_generated_functions, spl_torch_generated_functions + spl_torch_generated_count);
+        for (int64_t i = 0; i < spl_torch_generated_count; ++i) functions_.push_back(*spl_torch_generated_functions[i]);
         for (const SplFunction* extra : spl::extra_functions()) functions_.push_back(*extra);
         std::sort(functions_.begin(), functions_.end(),
                   [](const SplFunction& a, const SplFunction& b) { return std::strcmp(a.name, b.name) < 0; });

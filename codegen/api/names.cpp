@@ -15,6 +15,8 @@ std::string entry_point_name(const FunctionSchema& schema) { return "rt_torch_" 
 
 std::string word_symbol(const std::string& entry_point) { return "spl_w_" + entry_point; }
 
+std::string registry_entry_name(const std::string& entry_point) { return "spl_entry_" + entry_point; }
+
 std::string c_param_name(const std::string& name) {
     static const std::set<std::string> reserved = {
         "auto",     "bool",   "case",     "char",   "class",   "const",    "default",  "delete", "double",   "float",

@@ -12,6 +12,9 @@ namespace codegen::api {
 std::string entry_point_name(const FunctionSchema& schema);
 // The word adapter of an entry point (runtime_plugin/spl_plugin.h: SPL_WORD_PREFIX + name).
 std::string word_symbol(const std::string& entry_point);
+// The registration table's SplFunction object of an entry point (registry.cpp), which its
+// boxed thunk and word adapter refer to by name.
+std::string registry_entry_name(const std::string& entry_point);
 // The at::_ops struct: "add_Tensor", "add", "__and___Tensor".
 std::string ops_struct_name(const FunctionSchema& schema);
 // A schema argument name that is safe as a C++ identifier.

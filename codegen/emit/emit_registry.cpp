@@ -46,20 +46,24 @@ OutputFile emit_registry(const api::BoundSet& set) {
         out << "};\n";
     }
     out << "} // namespace\n\n";
-    out << "extern const SplFunction spl_torch_generated_functions[] = {\n";
+    // One object per entry point, which its boxed thunk (in a shard) and word adapter name
+    // directly: a shard's text then changes only with its own operators, not with their
+    // positions in the table (an operator added or removed rebuilds one shard).
     for (size_t i = 0; i < set.bound.size(); ++i) {
         const auto& b = set.bound[i];
-        out << "    {" << quoted(b.entry_point) << ", " << quoted(simple_declaration(b)) << ", "
-            << quoted(b.result.simple_type) << ", " << (b.params.empty() ? "nullptr" : "kParams" + std::to_string(i))
-            << ", " << b.params.size() << ", " << b.nrequired << ", &spl_boxed_" << b.entry_point
-            << ", reinterpret_cast<void (*)(void)>(&" << b.entry_point << "), &" << api::word_symbol(b.entry_point)
-            << "},\n";
+        out << "extern const SplFunction " << api::registry_entry_name(b.entry_point) << " = {" << quoted(b.entry_point)
+            << ", " << quoted(simple_declaration(b)) << ", " << quoted(b.result.simple_type) << ", "
+            << (b.params.empty() ? "nullptr" : "kParams" + std::to_string(i)) << ", " << b.params.size() << ", "
+            << b.nrequired << ", &spl_boxed_" << b.entry_point << ", reinterpret_cast<void (*)(void)>(&"
+            << b.entry_point << "), &" << api::word_symbol(b.entry_point) << "};\n";
     }
+    out << "\nextern const SplFunction* const spl_torch_generated_functions[] = {\n";
+    for (const auto& b : set.bound) out << "    &" << api::registry_entry_name(b.entry_point) << ",\n";
     out << "};\n";
     out << "\n// The word adapters (spl_plugin.h, \"The word convention\"; word/word_call.h).\n";
-    for (size_t i = 0; i < set.bound.size(); ++i)
-        out << "int64_t " << api::word_symbol(set.bound[i].entry_point)
-            << "(SPL_WORD_PARAMS) { return SPL_WORD_CALL(spl_torch_generated_functions[" << i << "]); }\n";
+    for (const auto& b : set.bound)
+        out << "int64_t " << api::word_symbol(b.entry_point) << "(SPL_WORD_PARAMS) { return SPL_WORD_CALL("
+            << api::registry_entry_name(b.entry_point) << "); }\n";
     out << "extern const int64_t spl_torch_generated_count = " << set.bound.size() << ";\n";
     out << "extern const char spl_torch_generated_libtorch_version[] = " << quoted(set.ir->libtorch_version) << ";\n";
     return {"registry.cpp", out.str()};
