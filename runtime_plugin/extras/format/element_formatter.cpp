@@ -3,7 +3,7 @@
 
 #include "extras/format/python_text.h"
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include "extras/format/python_text.h"
 #include "extras/format/tensor_body.h"
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 
 namespace spl::format {
 

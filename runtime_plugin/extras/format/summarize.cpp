@@ -1,7 +1,10 @@
 // Port of _tensor_str.py's get_summarized_data: the edge items a summarized print shows.
 #include "extras/format/summarize.h"
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/cat.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/stack.h>
 
 #include <vector>
 

@@ -5,7 +5,9 @@
 #include "extras/format/python_text.h"
 #include "extras/format/summarize.h"
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/imag.h>
+#include <ATen/ops/real.h>
 
 #include <algorithm>
 #include <cmath>

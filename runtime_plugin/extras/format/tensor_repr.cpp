@@ -10,7 +10,8 @@
 #include "extras/format/sparse_body.h"
 #include "extras/format/tensor_body.h"
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/unbind.h>
 #include <c10/core/DefaultDtype.h>
 #include <torch/csrc/autograd/function.h>
 
