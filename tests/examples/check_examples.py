@@ -64,20 +64,29 @@ def digits_args(examples, tmp):
 CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm, "digits": check_digits}
 
 
-def main():
-    splrun, examples = sys.argv[1], sys.argv[2]
-    names = sys.argv[3:] or list(CHECKS)
+def check_all(names, check_one):
+    """Runs check_one(name) for each name (it raises AssertionError to fail), prints ok or FAIL
+    with the reason for each, and exits 1 when any failed."""
     failed = 0
-    tmp = tempfile.mkdtemp(prefix="spl-torch-examples-")
     for name in names:
         try:
-            args = digits_args(examples, tmp) if name == "digits" else []
-            CHECKS[name](run(splrun, f"{examples}/{name}.spl", args))
-            print(f"ok   {name}")
+            done = check_one(name)
+            print(f"ok   {name}" + (f": {done}" if done else ""))
         except AssertionError as e:
             failed += 1
             print(f"FAIL {name}: {e}")
     sys.exit(1 if failed else 0)
+
+
+def main():
+    splrun, examples = sys.argv[1], sys.argv[2]
+    tmp = tempfile.mkdtemp(prefix="spl-torch-examples-")
+
+    def check_one(name):
+        args = digits_args(examples, tmp) if name == "digits" else []
+        CHECKS[name](run(splrun, f"{examples}/{name}.spl", args))
+
+    check_all(sys.argv[3:] or list(CHECKS), check_one)
 
 
 if __name__ == "__main__":

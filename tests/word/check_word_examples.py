@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
-import check_examples  # noqa: E402  (its checks of what each example learned)
+import check_examples  # noqa: E402  (its checks of what each example learned, and check_all)
 
 
 def run(cmd, env):
@@ -25,21 +25,18 @@ def run(cmd, env):
 def main():
     splrun, plugin_dir, word_lib, examples, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
     base = {k: v for k, v in os.environ.items() if k not in ("SIMPLE_LIB", "SIMPLE_SFFI_PATH")}
-    failed = 0
-    for name in names:
+
+    def check_one(name):
         path = os.path.join(examples, name + ".spl")
         boxed = run([splrun, path], dict(base, SIMPLE_SFFI_PATH=plugin_dir))
         words = run([splrun, "--simple-runtime-ffi", path], dict(base, SIMPLE_SFFI_PATH=plugin_dir, SIMPLE_LIB=word_lib))
-        try:
-            check_examples.CHECKS[name](words)
-            if boxed != words:
-                diff = [f"  boxed: {a}\n  words: {b}" for a, b in zip(boxed.splitlines(), words.splitlines()) if a != b]
-                raise AssertionError("the outputs differ:\n" + "\n".join(diff[:5] or ["  (in length)"]))
-            print(f"ok: {name}: the same {len(words.splitlines())} lines through word calls as boxed")
-        except AssertionError as e:
-            failed += 1
-            print(f"FAIL: {name}: {e}")
-    sys.exit(1 if failed else 0)
+        check_examples.CHECKS[name](words)
+        if boxed != words:
+            diff = [f"  boxed: {a}\n  words: {b}" for a, b in zip(boxed.splitlines(), words.splitlines()) if a != b]
+            raise AssertionError("the outputs differ:\n" + "\n".join(diff[:5] or ["  (in length)"]))
+        return f"the same {len(words.splitlines())} lines through word calls as boxed"
+
+    check_examples.check_all(names, check_one)
 
 
 if __name__ == "__main__":
