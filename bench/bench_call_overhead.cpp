@@ -19,34 +19,9 @@ const SplPluginInfo* plugin = nullptr;
 // "cpu" by default; SPL_BENCH_DEVICE=cuda:0 measures launches on a GPU.
 std::string device = "cpu";
 
-SplValue i64(int64_t v) {
-    SplValue x;
-    x.tag = SPL_I64;
-    x.as.i = v;
-    return x;
-}
+using bench::i64;
 
-int64_t make_one(const SplPluginInfo& info) {
-    SplValue shape_item = i64(1);
-    SplValue args[5];
-    args[0] = SplValue{SPL_ARRAY, {}};
-    SplValue one;
-    one.tag = SPL_F64;
-    one.as.f = 1.0;
-    args[0].as.array = SplArray{&one, 1};
-    args[1].tag = SPL_ARRAY;
-    args[1].as.array = SplArray{&shape_item, 1};
-    args[2].tag = SPL_TEXT;
-    args[2].as.text = SplText{"float32", 7};
-    args[3].tag = SPL_TEXT;
-    args[3].as.text = SplText{device.c_str(), (int64_t)device.size()};
-    args[4].tag = SPL_BOOL;
-    args[4].as.b = false;
-    SplValue result;
-    if (bench::function(info, "rt_torch_from_f64").boxed(args, 5, &result) != SPL_STATUS_OK)
-        throw std::runtime_error(result.as.text.ptr);
-    return result.as.i;
-}
+int64_t make_one(const SplPluginInfo& info) { return bench::make_one(info, device); }
 
 void BM_direct_at_add(benchmark::State& state) {
     const auto options = at::TensorOptions().device(c10::Device(device));

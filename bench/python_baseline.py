@@ -6,11 +6,10 @@ import time
 import torch
 
 
-def add_loop():
+def add_loop(n=100000):
     a, b = torch.ones(1), torch.ones(1)
     for _ in range(1000):
         a + b
-    n = 100000
     start = time.perf_counter()
     for _ in range(n):
         c = a + b

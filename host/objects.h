@@ -141,7 +141,10 @@ struct ClassObj : Obj {
             if (n == "new") ctor = slot;
             return;
         }
-        if (n == "drop") drop = slot;
+        if (n == "drop") {
+            drop = slot;
+            drop_planned = false; // a drop added later (an impl block) is planned again
+        }
         for (size_t i = 0; i < static_cast<size_t>(Op::Count); ++i)
             if (n == op_method_name(static_cast<Op>(i))) ops[i] = slot;
     }

@@ -11,6 +11,10 @@ they wrote: Simple and Python side by side on the same machine and LibTorch, whi
 a spec by hand.
 
 usage: fresh_fixtures.py PYTHON_WITH_TORCH SPLRUN SPEC_DIR WORK_DIR
+
+The copy is WORK_DIR/<the folder's name>; the folder's siblings (tests/nn beside tests/spl:
+make_fixtures.py imports nn's fixture_writer) are linked beside it, to the sources, so that
+each suite has its own tree and no suite reads a copy another is rewriting.
 """
 import glob
 import os
@@ -21,9 +25,15 @@ import time
 
 
 def main():
-    python, splrun, spec_dir, work = sys.argv[1:5]
-    shutil.rmtree(work, ignore_errors=True)
+    python, splrun, spec_dir, work_parent = sys.argv[1:5]
+    spec_dir = os.path.abspath(spec_dir)
+    shutil.rmtree(work_parent, ignore_errors=True)
+    work = os.path.join(work_parent, os.path.basename(spec_dir))
     shutil.copytree(spec_dir, work, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    source_tests = os.path.dirname(spec_dir)
+    for sibling in os.listdir(source_tests):
+        if sibling != os.path.basename(spec_dir) and os.path.isdir(os.path.join(source_tests, sibling)):
+            os.symlink(os.path.join(source_tests, sibling), os.path.join(work_parent, sibling))
     start = time.monotonic()
     scripts = sorted(glob.glob(os.path.join(work, "make_*fixtures.py")))
     for script in scripts:

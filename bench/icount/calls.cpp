@@ -12,33 +12,8 @@
 #include <cstring>
 #include <string>
 
-namespace {
-
-SplValue i64(int64_t v) {
-    SplValue x{};
-    x.tag = SPL_I64;
-    x.as.i = v;
-    return x;
-}
-
-// A one-element float32 tensor made through the plugin (rt_torch_from_f64).
-int64_t make_one(const SplPluginInfo& info) {
-    SplValue one{}, size = i64(1), args[5]{};
-    one.tag = SPL_F64;
-    one.as.f = 1.0;
-    args[0].tag = args[1].tag = SPL_ARRAY;
-    args[0].as.array = SplArray{&one, 1};
-    args[1].as.array = SplArray{&size, 1};
-    args[2].tag = args[3].tag = SPL_TEXT;
-    args[2].as.text = SplText{"float32", 7};
-    args[3].as.text = SplText{"cpu", 3};
-    args[4].tag = SPL_BOOL;
-    SplValue result{};
-    if (bench::function(info, "rt_torch_from_f64").boxed(args, 5, &result) != SPL_STATUS_OK) std::exit(1);
-    return result.as.i;
-}
-
-} // namespace
+using bench::i64;
+using bench::make_one;
 
 int main(int argc, char** argv) {
     const char* path = std::getenv("SPL_TORCH_PLUGIN");

@@ -1,18 +1,14 @@
 #!/usr/bin/env python3
-"""The Python eager PyTorch side of bench/icount/*.spl, on the same LibTorch:
-workloads.py add|method|linear_relu N."""
+"""The Python eager PyTorch side of bench/icount/*.spl (and of bench/add_loop.spl), on the
+same LibTorch: workloads.py add|method|linear_relu N."""
+import os
 import sys
 import time
 
 import torch
 
-
-def add(n):
-    a, b = torch.ones(1), torch.ones(1)
-    start = time.perf_counter()
-    for _ in range(n):
-        c = a + b
-    return start
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from python_baseline import add_loop  # noqa: E402  (the add workload: simple_vs_python.sh's own)
 
 
 def method(n):
@@ -35,5 +31,8 @@ def linear_relu(n):
 
 if __name__ == "__main__":
     name, n = sys.argv[1], int(sys.argv[2])
+    if name == "add":
+        add_loop(n)
+        sys.exit(0)
     start = globals()[name](n)
     print(f"{name}: {(time.perf_counter() - start) * 1e9 / n} ns per iteration")

@@ -27,17 +27,7 @@ public:
     SplValue from_item(const WordItem& item) {
         if (item.tag == SPL_TEXT) return v_text(item.text.c_str());
         if (item.tag == SPL_ARRAY) return from_list(item.list);
-        return scalar(item.tag, item.word);
-    }
-    // A checked tag and payload that is not a list: the value it stands for (text is borrowed).
-    static SplValue scalar(int32_t tag, int64_t word) {
-        switch (tag) {
-        case SPL_BOOL: return v_bool(word != 0);
-        case SPL_I64: return v_i64(word);
-        case SPL_F64: return v_f64(f64_of(word));
-        case SPL_TEXT: return v_text(reinterpret_cast<const char*>(word));
-        default: return v_nil();
-        }
+        return scalar_value(item.tag, item.word);
     }
     SplValue from_list(const std::shared_ptr<WordList>& list) {
         held_.push_back(list);
@@ -45,11 +35,6 @@ public:
         items.reserve(list->items.size());
         for (const WordItem& item : list->items) items.push_back(from_item(item));
         return v_array(items.data(), static_cast<int64_t>(items.size()));
-    }
-    static double f64_of(int64_t word) {
-        double f;
-        std::memcpy(&f, &word, sizeof f);
-        return f;
     }
 
 private:
@@ -84,20 +69,13 @@ const int64_t* call_words(const SplFunction& fn, const int64_t (&words)[SPL_MAX_
 int64_t result_word(const SplValue& r) {
     t_result_tag = r.tag;
     switch (r.tag) {
-    case SPL_BOOL: return r.as.b ? 1 : 0;
-    case SPL_I64: return r.as.i;
-    case SPL_F64: {
-        int64_t bits;
-        std::memcpy(&bits, &r.as.f, sizeof bits);
-        return bits;
-    }
     case SPL_TEXT: return reinterpret_cast<int64_t>(r.as.text.ptr); // the result arena's, NUL-terminated
     case SPL_ARRAY: {
         auto list = std::make_shared<WordList>();
         for (int64_t k = 0; k < r.as.array.len; ++k) list->items.push_back(item_of(r.as.array.items[k]));
         return HandleTable::instance().insert_object(std::move(list));
     }
-    default: return 0;
+    default: return scalar_word(r);
     }
 }
 
@@ -151,7 +129,7 @@ int64_t word_call(const SplFunction& fn, const int64_t (&words)[SPL_MAX_WORDS]) 
             const auto name = [&] { return argument_name(fn, i); }; // only for a message
             switch (word_kind(fn.params[i].simple_type)) {
             case WordKind::I64: args[i] = v_i64(word); break;
-            case WordKind::F64: args[i] = v_f64(WordArguments::f64_of(word)); break;
+            case WordKind::F64: args[i] = scalar_value(SPL_F64, word); break;
             case WordKind::Bool:
                 check_tagged(SPL_BOOL, word, name);
                 args[i] = v_bool(word != 0);
@@ -164,8 +142,12 @@ int64_t word_call(const SplFunction& fn, const int64_t (&words)[SPL_MAX_WORDS]) 
             case WordKind::Tagged: {
                 const int64_t payload = w[k++];
                 check_tagged(word, payload, name);
-                args[i] = word == SPL_ARRAY ? store.from_list(word_list(payload, name().c_str()))
-                                            : WordArguments::scalar(static_cast<int32_t>(word), payload);
+                if (word == SPL_ARRAY)
+                    args[i] = store.from_list(word_list(payload, name().c_str()));
+                else if (word == SPL_TEXT)
+                    args[i] = v_text(reinterpret_cast<const char*>(payload)); // borrowed for the call
+                else
+                    args[i] = scalar_value(static_cast<int32_t>(word), payload);
                 break;
             }
             case WordKind::List:

@@ -25,13 +25,39 @@ WordItem word_item(int64_t tag, int64_t word, const std::string& what) {
     return item;
 }
 
+int64_t scalar_word(const SplValue& value) {
+    switch (value.tag) {
+    case SPL_BOOL: return value.as.b ? 1 : 0;
+    case SPL_I64: return value.as.i;
+    case SPL_F64: {
+        int64_t bits;
+        std::memcpy(&bits, &value.as.f, sizeof bits);
+        return bits;
+    }
+    default: return 0;
+    }
+}
+
+SplValue scalar_value(int32_t tag, int64_t word) {
+    switch (tag) {
+    case SPL_BOOL: return v_bool(word != 0);
+    case SPL_I64: return v_i64(word);
+    case SPL_F64: {
+        double f;
+        std::memcpy(&f, &word, sizeof f);
+        return v_f64(f);
+    }
+    default: return v_nil();
+    }
+}
+
 WordItem item_of(const SplValue& value) {
     WordItem item;
     item.tag = value.tag;
     switch (value.tag) {
-    case SPL_BOOL: item.word = value.as.b ? 1 : 0; break;
-    case SPL_I64: item.word = value.as.i; break;
-    case SPL_F64: std::memcpy(&item.word, &value.as.f, sizeof item.word); break;
+    case SPL_BOOL:
+    case SPL_I64:
+    case SPL_F64: item.word = scalar_word(value); break;
     case SPL_TEXT: item.text.assign(value.as.text.ptr, static_cast<size_t>(value.as.text.len)); break;
     case SPL_ARRAY:
         item.list = std::make_shared<WordList>();

@@ -15,6 +15,11 @@ namespace spl {
 
 class WordList;
 
+// The word of a bool, i64 or f64 value (0/1, the value, the bit pattern), and back: the
+// convention's scalar layout, in one place for arguments, list items and results.
+int64_t scalar_word(const SplValue& value);
+SplValue scalar_value(int32_t tag, int64_t word);
+
 // One item: a tag (an SplTag) and its word; text and nested lists are owned here,
 // so a list outlives the caller's buffers and the result arena.
 struct WordItem {
