@@ -24,6 +24,7 @@ namespace spl {
 struct ClassObj;
 struct FunctionObj;
 struct ModuleObj;
+struct WrapperPlan; // wrapper_fast_path.cpp
 
 namespace ast {
 
@@ -458,6 +459,10 @@ struct FnProto {
     std::vector<uint32_t> captured_params; // slots of parameters that closures capture
     std::string qualified_name;            // "Tensor.add", for traces
     bool checks_args = false;              // some parameter's type can refuse an argument (single-function rules)
+    // Filled on the first call: the body as one plugin call run without a frame, or null
+    // (wrapper_fast_path.h). A shared_ptr because the plan's type is incomplete here.
+    mutable std::shared_ptr<const WrapperPlan> wrapper;
+    mutable bool wrapper_planned = false;
 };
 
 struct FnDecl : Stmt {

@@ -4,6 +4,7 @@
 #include "extern_call.h"
 #include "interpreter.h"
 #include "overloads.h"
+#include "wrapper_fast_path.h"
 
 #include <unordered_set>
 
@@ -165,11 +166,12 @@ Value Interpreter::call_or_builtin(const Value& callee, ArgList& args, const Cal
 
 Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
                           bool types_checked) {
+    Value result;
+    if (run_wrapper_fast(*this, *fn, self, args, loc, types_checked, result)) return result;
     const FnProto& p = *fn->proto;
     const size_t nparams = p.params.size();
     const uint32_t base = p.is_method ? 1 : 0;
     CallFrame frame{nullptr, fn->upvalues.data(), &p, {}, fn->owner};
-    Value result;
     {
         StackWindow window(*this, p.nslots);
         Value* slots = window.slots();

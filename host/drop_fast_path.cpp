@@ -63,15 +63,20 @@ void plan_drop(ClassObj& cls) {
 
 bool run_drop_fast(Interpreter& in, InstanceObj& instance) {
     ClassObj& cls = *instance.cls;
-    if (!cls.drop_planned) plan_drop(cls);
+    if (!cls.drop_planned) {
+        if (!in.options().fast_paths) return false;
+        plan_drop(cls);
+    }
     const ClassObj::DropFast& plan = cls.drop_fast;
     if (!plan.call) return false;
     const Value& callee = *static_cast<const ast::Name&>(*plan.call->callee).global;
-    Value field = instance.fields[static_cast<size_t>(plan.field)];
-    if (!callee.is(ObjType::Extern) || !field.is_int()) return false;
-    if (plan.if_nonzero && field.as_int() == 0) return true;
-    ArgList args{&field, 1};
-    call_extern(in, *callee.as<ExternObj>(), args, nullptr, plan.call->loc);
+    const Value* field = &instance.fields[static_cast<size_t>(plan.field)];
+    if (!callee.is(ObjType::Extern) || !field->is_int()) return false;
+    const ExternObj& ex = *callee.as<ExternObj>();
+    // Another count of parameters: the ordinary path reports the surplus or missing argument.
+    if (ex.decl->params.empty() || ex.fn->nrequired > 1) return false;
+    if (plan.if_nonzero && field->as_int() == 0) return true;
+    call_extern_params(in, ex, &field, 1, plan.call->loc);
     return true;
 }
 

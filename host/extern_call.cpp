@@ -173,65 +173,117 @@ Value unbox(const SplValue& r, ConvKind kind, ConvKind elem) {
 
 } // namespace
 
-void prepare_extern(ExternObj& ex) {
+void prepare_extern(ExternObj& ex, PluginErrors errors) {
     for (const ast::Param& p : ex.decl->params) ex.params.push_back(conv_for(p.type));
     ex.ret = conv_for(ex.decl->return_type);
+    ex.typed = typed_plan(*ex.fn, errors);
+    // A typed call passes every parameter: one the call leaves out takes the declaration's
+    // default only where that is the plugin's own default too (the boxed thunk applies the
+    // plugin's).
+    for (size_t i = 0; i < ex.decl->params.size(); ++i) {
+        const char* registered = ex.fn->params[i].default_value;
+        ex.typed_default.push_back(ex.decl->params[i].default_value && registered &&
+                                   ex.decl->params[i].default_text == registered);
+    }
 }
 
-Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgPlan* plan, SourceLoc loc) {
+namespace {
+
+// The typed carrier of `v` for a parameter converted by `c`, as the Boxer would box it;
+// false when the boxed thunk must take the call (a value that is no scalar, or one the
+// Boxer refuses: it then reports the error).
+bool to_carrier(const Value& v, const Conv& c, Carrier carrier, CArg& out) {
+    if (carrier != Carrier::Value) {
+        if (c.optional) return false;
+        switch (carrier) {
+        case Carrier::I64:
+            if (!v.is_int()) return false;
+            out.i = v.as_int();
+            return true;
+        case Carrier::F64:
+            if (!v.is_number()) return false;
+            out.d = v.to_double();
+            return true;
+        default:
+            if (!v.is_bool()) return false;
+            out.b = v.as_bool();
+            return true;
+        }
+    }
+    SplValue& b = out.v;
+    b = SplValue{};
+    if (v.is_nil()) {
+        if (!c.optional && c.kind != ConvKind::Any) return false;
+        b.tag = SPL_NIL;
+    } else if (v.is_bool() && (c.kind == ConvKind::Any || c.kind == ConvKind::Bool)) {
+        b.tag = SPL_BOOL;
+        b.as.b = v.as_bool();
+    } else if (v.is_int() && (c.kind == ConvKind::Any || c.kind == ConvKind::I64)) {
+        b.tag = SPL_I64;
+        b.as.i = v.as_int();
+    } else if (v.is_number() && (c.kind == ConvKind::F64 || (c.kind == ConvKind::Any && v.is_float()))) {
+        b.tag = SPL_F64;
+        b.as.f = v.to_double();
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// Makes the call through the typed symbol when ex has a typed plan and every argument is a
+// scalar: stores the result and returns true; false (nothing called) otherwise.
+bool call_typed(const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc, Value& result) {
+    const TypedPlan& plan = ex.typed;
+    CArg argv[3];
+    for (size_t p = 0; p < plan.nparams; ++p) {
+        const Value* v = p < nargs ? by_param[p] : nullptr;
+        if (!v) {
+            if (p < nargs ? !ex.has_default[p] : !ex.typed_default[p]) return false;
+            v = &ex.defaults[p];
+        }
+        if (!to_carrier(*v, ex.params[p], plan.params[p], argv[p])) return false;
+    }
+    const CResult r = plan.caller(ex.fn->typed, argv);
+    if (plan.errors.pending()) {
+        const auto* message = reinterpret_cast<const char*>(plan.errors.message());
+        runtime_error(loc, message && *message ? std::string(message)
+                                               : "`" + ex.decl->name + "` failed (the plugin gave no message)");
+    }
+    switch (plan.result) {
+    case CResultKind::Void: result = Value(); break;
+    case CResultKind::I64:
+        result = ex.ret.kind == ConvKind::F64 ? Value::number(static_cast<double>(r.i)) : Value::integer(r.i);
+        break;
+    case CResultKind::F64: result = Value::number(r.d); break;
+    case CResultKind::Bool: result = Value::boolean(r.b); break;
+    }
+    return true;
+}
+
+// The call through the boxed thunk. Kept out of line so that a typed call does not pay for
+// this frame's buffers.
+[[gnu::noinline]] Value call_boxed(Interpreter& in, const ExternObj& ex, const Value* const* by_param, size_t nargs,
+                                   SourceLoc loc) {
     const ast::ExternDecl& d = *ex.decl;
-    const size_t nparams = d.params.size();
-    ++in.extern_calls;
+
     constexpr size_t kInline = 12;
     SplValue inline_argv[kInline];
     std::vector<SplValue> heap_argv;
     SplValue* argv = inline_argv;
-    if (nparams > kInline) {
-        heap_argv.resize(nparams);
+    if (nargs > kInline) {
+        heap_argv.resize(nargs);
         argv = heap_argv.data();
     }
     Boxer boxer(in, ex, loc);
-    // Boxes parameter p from `v`, or from the declaration's default when no argument fills it.
-    auto box_param = [&](size_t p, const Value* v) {
-        if (!v) {
+    for (size_t p = 0; p < nargs; ++p) {
+        const Value* v = by_param[p];
+        if (!v) { // no argument fills it: the declaration's default
             if (!ex.has_default[p])
                 runtime_error(loc, "missing argument `" + d.params[p].name + "` in the call of `" + d.name + "`");
             v = &ex.defaults[p];
         }
         const Conv& c = ex.params[p];
         argv[p] = boxer.box(*v, c.kind, c.elem, c.optional, Where{p});
-    };
-    // The plugin needs at least its required parameters.
-    const size_t nrequired = static_cast<size_t>(ex.fn->nrequired);
-    size_t nargs = 0;
-    if (!args.has_names()) {
-        // Positional: argument i fills parameter i, defaults fill the rest.
-        if (static_cast<size_t>(args.count) > nparams)
-            runtime_error(loc, "`" + d.name + "` takes " + std::to_string(nparams) + " arguments but " +
-                                   std::to_string(args.count) + " were given");
-        nargs = std::max(static_cast<size_t>(args.count), nrequired);
-        for (size_t p = 0; p < nargs; ++p)
-            box_param(p, p < static_cast<size_t>(args.count) ? &args.values[p] : nullptr);
-    } else {
-        // Which parameter each argument fills.
-        const Value* by_param_inline[kInline] = {};
-        std::vector<const Value*> by_param_heap;
-        const Value** by_param = by_param_inline;
-        if (nparams > kInline) {
-            by_param_heap.assign(nparams, nullptr);
-            by_param = by_param_heap.data();
-        }
-        std::vector<int16_t> scratch;
-        const auto& target = arg_targets(
-            &ex, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return d.params[i].name; }, loc,
-            [&] { return "`" + d.name + "`"; });
-        for (int i = 0; i < args.count; ++i) {
-            size_t p = static_cast<size_t>(target[static_cast<size_t>(i)]);
-            by_param[p] = &args.values[i];
-            nargs = std::max(nargs, p + 1);
-        }
-        nargs = std::max(nargs, nrequired);
-        for (size_t p = 0; p < nargs; ++p) box_param(p, by_param[p]);
     }
 
     SplValue result{};
@@ -244,6 +296,53 @@ Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgP
         runtime_error(loc, message);
     }
     return unbox(result, ex.ret.kind, ex.ret.elem);
+}
+
+} // namespace
+
+Value call_extern_params(Interpreter& in, const ExternObj& ex, const Value* const* by_param, size_t nargs,
+                         SourceLoc loc) {
+    ++in.extern_calls;
+    Value result;
+    if (ex.typed.caller && call_typed(ex, by_param, nargs, loc, result)) return result;
+    return call_boxed(in, ex, by_param, nargs, loc);
+}
+
+Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgPlan* plan, SourceLoc loc) {
+    const ast::ExternDecl& d = *ex.decl;
+    const size_t nparams = d.params.size();
+    // The plugin needs at least its required parameters.
+    const size_t nrequired = static_cast<size_t>(ex.fn->nrequired);
+    constexpr size_t kInline = 12;
+    const Value* by_param_inline[kInline] = {};
+    std::vector<const Value*> by_param_heap;
+    const Value** by_param = by_param_inline;
+    if (nparams > kInline) {
+        by_param_heap.assign(nparams, nullptr);
+        by_param = by_param_heap.data();
+    }
+    size_t nargs = 0;
+    if (!args.has_names()) {
+        // Positional: argument i fills parameter i, defaults fill the rest.
+        if (static_cast<size_t>(args.count) > nparams)
+            runtime_error(loc, "`" + d.name + "` takes " + std::to_string(nparams) + " arguments but " +
+                                   std::to_string(args.count) + " were given");
+        for (int i = 0; i < args.count; ++i) by_param[i] = &args.values[i];
+        nargs = std::max(static_cast<size_t>(args.count), nrequired);
+    } else {
+        // Which parameter each argument fills.
+        std::vector<int16_t> scratch;
+        const auto& target = arg_targets(
+            &ex, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return d.params[i].name; }, loc,
+            [&] { return "`" + d.name + "`"; });
+        for (int i = 0; i < args.count; ++i) {
+            size_t p = static_cast<size_t>(target[static_cast<size_t>(i)]);
+            by_param[p] = &args.values[i];
+            nargs = std::max(nargs, p + 1);
+        }
+        nargs = std::max(nargs, nrequired);
+    }
+    return call_extern_params(in, ex, by_param, nargs, loc);
 }
 
 } // namespace spl

@@ -1,4 +1,5 @@
-// extern_call.h — calling a plugin function through its boxed thunk.
+// extern_call.h — calling a plugin function: through its typed symbol when every argument is a
+// scalar (typed_call.h), else through its boxed thunk.
 //
 // Arguments are matched to the declaration's parameters by the host
 // (positional, then by name); the plugin receives the leading `nargs`
@@ -14,9 +15,15 @@
 
 namespace spl {
 
-// Fills the conversion table of an extern from its declaration's types.
-void prepare_extern(ExternObj& ex);
+// Fills the conversion table of an extern from its declaration's types, and its typed plan
+// (typed_call.h) from its registration and the plugin's error functions.
+void prepare_extern(ExternObj& ex, PluginErrors errors);
 
 Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgPlan* plan, SourceLoc loc);
+
+// The call once arguments are matched to parameters: parameter p (p < nargs) is *by_param[p],
+// or the declaration's default where by_param[p] is null; the plugin's defaults fill the rest.
+Value call_extern_params(Interpreter& in, const ExternObj& ex, const Value* const* by_param, size_t nargs,
+                         SourceLoc loc);
 
 } // namespace spl

@@ -113,10 +113,11 @@ void Interpreter::create_extern(const ast::ExternDecl& d) {
         *d.global = bind_word_extern(d);
         return;
     }
-    const SplFunction* fn = plugins_->bind(d);
+    const OpenedPlugin* plugin = nullptr;
+    const SplFunction* fn = plugins_->bind(d, &plugin);
     auto* ex = new ExternObj(&d, fn);
     Value v(ex);
-    prepare_extern(*ex);
+    prepare_extern(*ex, options_.fast_paths ? plugin->errors : PluginErrors{});
     for (const ast::Param& p : d.params) {
         ex->has_default.push_back(p.default_value != nullptr);
         ex->defaults.push_back(p.default_value ? eval_detached(*p.default_value, d.default_slots) : Value());

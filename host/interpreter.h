@@ -82,6 +82,9 @@ struct HostOptions {
     // --simple-runtime-ffi: extern fns are only the real Simple runtime's
     // native-call built-ins (word_ffi.h); no plugin is opened.
     bool simple_runtime_ffi = false;
+    // --no-fast-paths: every call runs as written, through boxed thunks (typed_call.h,
+    // wrapper_fast_path.h and drop_fast_path.h off), to check those paths against it.
+    bool fast_paths = true;
 };
 
 class Interpreter final : public DropRunner {

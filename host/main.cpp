@@ -4,7 +4,7 @@
 //   splrun [options] test PATH...           run SSpec files (*_spec.spl under each PATH)
 //   splrun [options] doctor                 report what it would load and any mismatch
 //
-// Options: -L DIR (library root, repeatable), --max-depth N, --simple-runtime-ffi,
+// Options: -L DIR (library root, repeatable), --max-depth N, --simple-runtime-ffi, --no-fast-paths,
 // -h, --version.
 // Environment: SIMPLE_LIB (library roots, ':'-separated), SIMPLE_SFFI_PATH
 // (plugin directories, ':'-separated).
@@ -40,6 +40,8 @@ constexpr const char* kUsage =
     "                  spl_wffi_call_i64, spl_f64_to_bits, spl_bits_to_f64, spl_str_ptr,\n"
     "                  rt_cstring_to_text, rt_env_get); default library root\n"
     "                  <exe>/" SPLRUN_WORD_LIB_FROM_BIN "\n"
+    "  --no-fast-paths every call as written, through boxed thunks (no typed calls, no\n"
+    "                  one-call bodies run without a frame): to check those paths\n"
     "  -h, --help      this text\n"
     "  --version       the host and plugin ABI versions\n"
     "environment:\n"
@@ -123,6 +125,8 @@ int main(int argc, char** argv) {
             lib_dirs.push_back(a.substr(2));
         } else if (a == "--simple-runtime-ffi") {
             job.options.simple_runtime_ffi = true;
+        } else if (a == "--no-fast-paths") {
+            job.options.fast_paths = false;
         } else if (a == "--max-depth" && i + 1 < argc) {
             job.options.max_depth = std::max(16, std::atoi(argv[++i]));
         } else if (!a.empty() && a[0] == '-' && a != "-") {

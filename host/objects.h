@@ -12,6 +12,7 @@
 #include "ast.h"
 #include "source.h"
 #include "spl_plugin.h"
+#include "typed_call.h"
 #include "value.h"
 
 namespace spl {
@@ -179,6 +180,14 @@ struct ClassObj : Obj {
     Value ops[static_cast<size_t>(Op::Count)]; // operator methods, nil when absent
     uint32_t epoch = 0;                        // bumped when an existing method name gets another overload
     int64_t live = 0;                          // instances alive now
+    // Memory of freed instances, reused by the next ones: a loop that makes a Tensor and drops
+    // the last one reuses one block instead of a malloc and a free each time. Bounded, so that
+    // a burst of instances gives its memory back.
+    std::vector<void*> spare;
+    static constexpr size_t kMaxSpare = 64;
+    ~ClassObj() override {
+        for (void* p : spare) ::operator delete(p);
+    }
 };
 
 // The fields of an instance: a fixed-size array stored right after the
@@ -203,7 +212,13 @@ struct InstanceObj final : Obj {
     // A new instance of `c` with every field nil (one allocation).
     static InstanceObj* create(ClassObj* c) {
         const size_t n = c->field_names.size();
-        void* mem = ::operator new(sizeof(InstanceObj) + n * sizeof(Value));
+        void* mem;
+        if (!c->spare.empty()) {
+            mem = c->spare.back();
+            c->spare.pop_back();
+        } else {
+            mem = ::operator new(sizeof(InstanceObj) + n * sizeof(Value));
+        }
         return new (mem) InstanceObj(c, n);
     }
     ~InstanceObj() override {
@@ -211,10 +226,15 @@ struct InstanceObj final : Obj {
         --cls->live;
     }
     static void operator delete(void* p) { ::operator delete(p); }
-    // The last reference is gone: run `drop` first (once), then free.
+    // The last reference is gone: run `drop` first (once), then free (or keep for reuse).
     void release() override {
         if (dropped || cls->drop.is_nil()) {
-            delete this;
+            ClassObj* c = cls;
+            this->~InstanceObj();
+            if (c->spare.size() < ClassObj::kMaxSpare)
+                c->spare.push_back(this);
+            else
+                ::operator delete(this);
             return;
         }
         dropped = true;
@@ -298,6 +318,8 @@ struct ExternObj : Obj {
     Conv ret;
     std::vector<Value> defaults; // evaluated default of each parameter (nil when required)
     std::vector<bool> has_default;
+    TypedPlan typed;                 // calling the typed symbol (typed_call.h); a null caller: boxed only
+    std::vector<bool> typed_default; // a typed call may fill this parameter with `defaults`
 };
 
 struct ModuleObj : Obj {

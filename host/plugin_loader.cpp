@@ -88,7 +88,10 @@ const OpenedPlugin* PluginLoader::open(const std::string& prefix, std::string& w
               std::to_string(SPL_PLUGIN_ABI_VERSION);
         return nullptr;
     }
-    return &plugins_.emplace(prefix, OpenedPlugin{path, info}).first->second;
+    PluginErrors errors;
+    errors.pending = reinterpret_cast<int64_t (*)(void)>(::dlsym(handle, "spl_w_error_pending"));
+    errors.message = reinterpret_cast<int64_t (*)(void)>(::dlsym(handle, "spl_w_last_error"));
+    return &plugins_.emplace(prefix, OpenedPlugin{path, info, errors}).first->second;
 }
 
 const OpenedPlugin& PluginLoader::open_for(const std::string& prefix, const ast::ExternDecl& decl) {
@@ -106,7 +109,7 @@ const OpenedPlugin& PluginLoader::open_for(const std::string& prefix, const ast:
     throw_error(ErrorKind::Load, decl.loc, why);
 }
 
-const SplFunction* PluginLoader::bind(const ast::ExternDecl& decl) {
+const SplFunction* PluginLoader::bind(const ast::ExternDecl& decl, const OpenedPlugin** provider) {
     const std::string& name = decl.name;
     size_t end = name.find('_', 3);
     if (name.rfind("rt_", 0) != 0 || end == std::string::npos || end == 3)
@@ -129,6 +132,7 @@ const SplFunction* PluginLoader::bind(const ast::ExternDecl& decl) {
         e.notes.push_back(problem);
         throw e;
     }
+    if (provider) *provider = &plugin;
     return fn;
 }
 

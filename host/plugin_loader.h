@@ -13,6 +13,7 @@
 
 #include "ast.h"
 #include "spl_plugin.h"
+#include "typed_call.h"
 
 namespace spl {
 
@@ -20,6 +21,7 @@ namespace spl {
 struct OpenedPlugin {
     std::string path;
     const SplPluginInfo* info = nullptr;
+    PluginErrors errors; // null when the plugin does not export them: calls then go boxed
 };
 
 // Why `decl` does not match the function a plugin registered under its name
@@ -38,7 +40,8 @@ public:
 
     // The function registered for `decl`, after checking that it matches the
     // declaration. Throws ProgramError (ErrorKind::Load) naming what is wrong.
-    const SplFunction* bind(const ast::ExternDecl& decl);
+    // `plugin`, when given, is set to the plugin that provides it.
+    const SplFunction* bind(const ast::ExternDecl& decl, const OpenedPlugin** plugin = nullptr);
 
     // libspl_<prefix>.so, opened once; nullptr when it cannot be found or
     // opened, with `why` (and `searched`: the paths tried) saying so.

@@ -67,7 +67,20 @@ struct SplValue {
     } as;
 };
 
-/* Typed-ABI aggregates: one C parameter per schema argument. A negative len
+/* The typed C symbol (SplFunction.typed) takes every parameter, in order, with a C type that
+ * follows from the parameter's registered Simple type, so that a host or compiled code can call
+ * it without boxing:
+ *   i64 -> int64_t    f64 -> double    bool -> bool    text, text? -> const char*
+ *   any, i64?, f64?, bool?, any? -> SplValue
+ *   [i64] -> SplI64Array   [f64] -> SplF64Array   [bool] -> SplBoolArray   [text] -> SplTextArray
+ *   [any] -> SplArray
+ * and returns void (no result), int64_t, double or bool for i64, f64 and bool, else an SplValue
+ * (copied out at once, as a boxed result). Defaults are not applied: a caller passes every
+ * parameter (a parameter's default is SplParam.default_value). A typed call never throws; a
+ * failed one returns 0 (false, 0.0, a nil SplValue) with spl_w_error_pending() at 1 and the
+ * message in spl_w_last_error() until the thread's next call into the plugin.
+ *
+ * Typed-ABI aggregates: one C parameter per schema argument. A negative len
  * means "None" for an optional list, and is an error for a required one;
  * data must not be NULL when len > 0 (an error naming the parameter).
  *

@@ -16,8 +16,9 @@ bool ends_with_question(const char* type) {
 
 } // namespace
 
-BoxedArgs::BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs, const char* const* names)
-    : fn_(fn), args_(args), nargs_(nargs), names_(names) {
+void BoxedArgs::refuse_arguments() const {
+    const SplFunction& fn = fn_;
+    const int32_t nargs = nargs_;
     if (nargs < fn.nrequired || nargs > fn.nparams) {
         std::string expected = fn.nrequired == fn.nparams
                                    ? std::to_string(fn.nparams)
@@ -26,7 +27,7 @@ BoxedArgs::BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs,
                        " but " + std::to_string(nargs) + (nargs == 1 ? " was" : " were") +
                        " given; signature: " + fn.signature);
     }
-    if (nargs > 0 && !args) throw SplError(std::string(fn.name) + "(): argument array is NULL");
+    throw SplError(std::string(fn.name) + "(): argument array is NULL");
 }
 
 const SplValue& BoxedArgs::at(int i) const { return args_[i]; }
@@ -59,17 +60,9 @@ const SplArray& BoxedArgs::checked_array(int i) const {
     return a;
 }
 
-int64_t BoxedArgs::handle(int i) const {
-    const SplValue& v = at(i);
-    if (v.tag == SPL_I64) return v.as.i;
-    if (v.tag == SPL_NIL) return 0;
-    mismatch(i, "a tensor handle");
-}
-
-int64_t BoxedArgs::i64(int i) const {
-    const SplValue& v = at(i);
-    if (v.tag != SPL_I64) mismatch(i, "an integer");
-    return v.as.i;
+BoxedArgs::Stores& BoxedArgs::stores() {
+    if (!stores_) stores_ = std::make_unique<Stores>();
+    return *stores_;
 }
 
 double BoxedArgs::f64(int i) const {
@@ -118,8 +111,8 @@ SplI64Array BoxedArgs::i64_list(int i) {
     // A single integer stands for a one-element list, as in PyTorch (`dim=1`);
     // sized_i64_list repeats it for fixed-size lists.
     if (v.tag == SPL_I64) {
-        i64_store_.emplace_back(1, v.as.i);
-        return SplI64Array{i64_store_.back().data(), 1};
+        stores().i64.emplace_back(1, v.as.i);
+        return SplI64Array{stores().i64.back().data(), 1};
     }
     if (v.tag != SPL_ARRAY) mismatch(i, "an array of integers");
     const SplArray& a = checked_array(i);
@@ -133,15 +126,15 @@ SplI64Array BoxedArgs::i64_list(int i) {
         else
             element_mismatch(i, "an array of integers", k);
     }
-    i64_store_.push_back(std::move(out));
-    return SplI64Array{i64_store_.back().data(), static_cast<int64_t>(i64_store_.back().size())};
+    stores().i64.push_back(std::move(out));
+    return SplI64Array{stores().i64.back().data(), static_cast<int64_t>(stores().i64.back().size())};
 }
 
 SplI64Array BoxedArgs::sized_i64_list(int i, int64_t size) {
     const SplValue& v = at(i);
     if (v.tag != SPL_I64) return i64_list(i);
-    i64_store_.emplace_back(static_cast<size_t>(size), v.as.i);
-    return SplI64Array{i64_store_.back().data(), size};
+    stores().i64.emplace_back(static_cast<size_t>(size), v.as.i);
+    return SplI64Array{stores().i64.back().data(), size};
 }
 
 SplF64Array BoxedArgs::f64_list(int i) {
@@ -159,8 +152,8 @@ SplF64Array BoxedArgs::f64_list(int i) {
         else
             element_mismatch(i, "an array of numbers", k);
     }
-    f64_store_.push_back(std::move(out));
-    return SplF64Array{f64_store_.back().data(), static_cast<int64_t>(f64_store_.back().size())};
+    stores().f64.push_back(std::move(out));
+    return SplF64Array{stores().f64.back().data(), static_cast<int64_t>(stores().f64.back().size())};
 }
 
 SplBoolArray BoxedArgs::bool_list(int i) {
@@ -174,8 +167,8 @@ SplBoolArray BoxedArgs::bool_list(int i) {
         if (e.tag != SPL_BOOL) element_mismatch(i, "an array of bools", k);
         out[k] = e.as.b;
     }
-    bool_store_.push_back(std::move(out));
-    return SplBoolArray{bool_store_.back().get(), a.len};
+    stores().boolean.push_back(std::move(out));
+    return SplBoolArray{stores().boolean.back().get(), a.len};
 }
 
 SplTextArray BoxedArgs::text_list(int i) {
@@ -189,8 +182,8 @@ SplTextArray BoxedArgs::text_list(int i) {
         if (e.tag != SPL_TEXT || !e.as.text.ptr) element_mismatch(i, "an array of text", k);
         out[k] = e.as.text.ptr;
     }
-    text_store_.push_back(std::move(out));
-    return SplTextArray{text_store_.back().data(), static_cast<int64_t>(text_store_.back().size())};
+    stores().text.push_back(std::move(out));
+    return SplTextArray{stores().text.back().data(), static_cast<int64_t>(stores().text.back().size())};
 }
 
 } // namespace spl

@@ -22,14 +22,26 @@ public:
     // `names`, when given, are the parameters' names for messages, one per
     // registered parameter: the schema's names where the Simple ones had to
     // be escaped (`self` for the Simple parameter `self_`).
-    BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs, const char* const* names = nullptr);
+    BoxedArgs(const SplFunction& fn, const SplValue* args, int32_t nargs, const char* const* names = nullptr)
+        : fn_(fn), args_(args), nargs_(nargs), names_(names) {
+        if (nargs < fn.nrequired || nargs > fn.nparams || (nargs > 0 && !args)) refuse_arguments();
+    }
 
     bool given(int i) const noexcept { return i < nargs_; }
 
-    // Tensor handles: an i64 (nil reads as 0, i.e. None).
-    int64_t handle(int i) const;
+    // Tensor handles: an i64 (nil reads as 0, i.e. None). Inline: on every tensor argument's path.
+    int64_t handle(int i) const {
+        const SplValue& v = args_[i];
+        if (v.tag == SPL_I64) return v.as.i;
+        if (v.tag == SPL_NIL) return 0;
+        mismatch(i, "a tensor handle");
+    }
     int64_t handle(int i, int64_t fallback) const { return given(i) ? handle(i) : fallback; }
-    int64_t i64(int i) const;
+    int64_t i64(int i) const {
+        const SplValue& v = args_[i];
+        if (v.tag != SPL_I64) mismatch(i, "an integer");
+        return v.as.i;
+    }
     int64_t i64(int i, int64_t fallback) const { return given(i) ? i64(i) : fallback; }
     double f64(int i) const;
     double f64(int i, double fallback) const { return given(i) ? f64(i) : fallback; }
@@ -60,6 +72,7 @@ public:
     SplTextArray text_list(int i, SplTextArray fallback) { return given(i) ? text_list(i) : fallback; }
 
 private:
+    [[noreturn]] void refuse_arguments() const; // a wrong count, or no argument array
     const char* param_name(int i) const;
     std::string describe(int i) const; // "fn(): argument 2 'size'"
     [[noreturn]] void mismatch(int i, const char* expected) const;
@@ -67,14 +80,21 @@ private:
     const SplArray& checked_array(int i) const;
     const SplValue& at(int i) const;
 
+    // Copies of list arguments, made on the first list: a call with scalars only allocates nothing
+    // and its BoxedArgs costs no constructor or destructor work.
+    struct Stores {
+        std::vector<std::vector<int64_t>> i64;
+        std::vector<std::vector<double>> f64;
+        std::vector<std::unique_ptr<bool[]>> boolean;
+        std::vector<std::vector<const char*>> text;
+    };
+    Stores& stores();
+
     const SplFunction& fn_;
     const SplValue* args_;
     int32_t nargs_;
     const char* const* names_;
-    std::vector<std::vector<int64_t>> i64_store_;
-    std::vector<std::vector<double>> f64_store_;
-    std::vector<std::unique_ptr<bool[]>> bool_store_;
-    std::vector<std::vector<const char*>> text_store_;
+    std::unique_ptr<Stores> stores_;
 };
 
 } // namespace spl

@@ -69,11 +69,12 @@ int64_t HandleTable::occupy(Fill&& fill) {
     const uint32_t index = take_index();
     Slot& slot = chunks_[index >> kChunkBits].load(std::memory_order_acquire)[index & (kChunkSize - 1)];
     fill(slot);
-    slot.live.store(true, std::memory_order_relaxed);
-    return handle_of(index, slot);
+    const int64_t handle = handle_of(index, slot);
+    slot.handle.store(handle, std::memory_order_relaxed);
+    return handle;
 }
 
-int64_t HandleTable::insert(at::Tensor tensor) {
+int64_t HandleTable::insert(at::Tensor&& tensor) {
     if (!tensor.defined()) return 0;
     return occupy([&](Slot& slot) { slot.tensor = std::move(tensor); });
 }
@@ -100,21 +101,28 @@ at::Generator& HandleTable::generator(int64_t handle, const char* what) const {
 void HandleTable::release(int64_t handle) {
     Slot* slot = slot_for(handle);
     if (!slot) fail_lookup(handle, "tensor to free");
-    at::Tensor doomed = std::move(slot->tensor);
-    at::Generator doomed_generator = std::move(slot->generator);
-    std::shared_ptr<HandleObject> doomed_object = std::move(slot->object); // a job's destructor waits for it
-    slot->live.store(false, std::memory_order_relaxed);
+    slot->handle.store(0, std::memory_order_relaxed);
     // A generation that would wrap retires the slot for good, so an old
     // handle can never alias a new tensor.
-    if (++slot->generation < (1u << kGenerationBits))
-        give_index(static_cast<uint32_t>((handle & ((1 << kIndexBits) - 1)) - 1));
+    const bool reuse = ++slot->generation < (1u << kGenerationBits);
+    const auto index = static_cast<uint32_t>((handle & ((1 << kIndexBits) - 1)) - 1);
+    // The value dies when this function returns, after its slot is free again. Only a
+    // tensor's slot holds a tensor; the other members are looked at only when it does not.
+    if (slot->tensor.defined()) {
+        at::Tensor doomed = std::move(slot->tensor);
+        if (reuse) give_index(index);
+        return;
+    }
+    at::Generator doomed_generator = std::move(slot->generator);
+    std::shared_ptr<HandleObject> doomed_object = std::move(slot->object); // a job's destructor waits for it
+    if (reuse) give_index(index);
 }
 
 int64_t HandleTable::live_count() const noexcept {
     std::lock_guard<std::mutex> lock(mutex_);
     int64_t live = 0;
     for (const auto& chunk : owned_chunks_)
-        for (uint32_t i = 0; i < kChunkSize; ++i) live += chunk[i].live.load(std::memory_order_relaxed);
+        for (uint32_t i = 0; i < kChunkSize; ++i) live += chunk[i].handle.load(std::memory_order_relaxed) != 0;
     return live;
 }
 

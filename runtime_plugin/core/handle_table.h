@@ -36,7 +36,7 @@ public:
     static HandleTable& instance();
 
     // Stores a tensor and returns its new handle. An undefined tensor maps to 0 (None).
-    int64_t insert(at::Tensor tensor);
+    int64_t insert(at::Tensor&& tensor);
     // Stores a random generator (lib.torch's Generator objects share the table, its
     // generation checks and rt_torch_release with tensors).
     int64_t insert_generator(at::Generator generator);
@@ -78,9 +78,10 @@ private:
         at::Generator generator;              // defined in a generator's slot
         std::shared_ptr<HandleObject> object; // set in another object's slot
         uint32_t generation = 0;              // bumped on every free; 0 is never live
-        // Atomic only so that live_count() may read it from another thread;
-        // relaxed loads and stores cost nothing more than plain ones.
-        std::atomic<bool> live{false};
+        // The handle this slot is live under, 0 while free: a lookup is one comparison
+        // (tag, generation and index at once). Atomic only so that live_count() may read it
+        // from another thread; relaxed loads and stores cost nothing more than plain ones.
+        std::atomic<int64_t> handle{0};
     };
 
     // Each thread keeps a small cache of free slot indices, so that the
@@ -95,6 +96,7 @@ private:
     void drain(std::vector<uint32_t>& cache, size_t keep);
 
     HandleTable() = default;
+    static HandleTable* const table_; // the one table
     Slot* slot_for(int64_t handle) const noexcept;
     [[noreturn]] void fail_lookup(int64_t handle, const char* what) const;
     template <class Fill>
@@ -111,25 +113,26 @@ private:
 };
 
 inline HandleTable::Slot* HandleTable::slot_for(int64_t handle) const noexcept {
-    if (handle <= 0 || (handle >> (kIndexBits + kGenerationBits)) != kTag) return nullptr;
-    const uint32_t index1 = static_cast<uint32_t>(handle & ((1 << kIndexBits) - 1));
-    if (index1 == 0) return nullptr;
-    const uint32_t index = index1 - 1;
+    if (handle <= 0) return nullptr;
+    // Index 0 (never issued) wraps to a value past the last slot.
+    const uint32_t index = static_cast<uint32_t>(handle & ((1 << kIndexBits) - 1)) - 1;
+    if (index >= kMaxChunks * kChunkSize) return nullptr;
     Slot* chunk = chunks_[index >> kChunkBits].load(std::memory_order_acquire);
     if (!chunk) return nullptr;
     Slot* slot = &chunk[index & (kChunkSize - 1)];
-    const uint32_t generation = static_cast<uint32_t>((handle >> kIndexBits) & ((1 << kGenerationBits) - 1));
-    return (slot->live.load(std::memory_order_relaxed) && slot->generation == generation) ? slot : nullptr;
+    return slot->handle.load(std::memory_order_relaxed) == handle ? slot : nullptr;
 }
 
-inline HandleTable& HandleTable::instance() {
-    // Leaked on purpose: tensors must not be destroyed after LibTorch's own
-    // static state during process exit. Inline: it is on every call's path.
-    static HandleTable* table = new HandleTable();
-    return *table;
-}
+// Made when the plugin loads, before any static initialiser of a file that includes this
+// header runs (an inline variable is initialised before the ones that follow it), so that
+// instance() is one load, without a function-local static's guard on every call. Leaked on
+// purpose: tensors must not be destroyed after LibTorch's own static state at process exit.
+inline HandleTable* const HandleTable::table_ = new HandleTable();
 
-inline at::Tensor& HandleTable::get(int64_t handle, const char* what) const {
+inline HandleTable& HandleTable::instance() { return *table_; }
+
+// Always inlined: every tensor argument of every call comes through here.
+[[gnu::always_inline]] inline at::Tensor& HandleTable::get(int64_t handle, const char* what) const {
     Slot* slot = slot_for(handle);
     if (slot && slot->tensor.defined()) return slot->tensor;
     fail_lookup(handle, what);

@@ -4,6 +4,7 @@
  * Built as libspl_fake.so; its functions are `rt_fake_*`. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "spl_plugin.h"
@@ -166,6 +167,97 @@ static SplStatus f_noop(const SplValue* a, int32_t n, SplValue* r) {
     return ok_i64(r, a[0].as.i);
 }
 
+/* ---- typed symbols (host/typed_call.h): the same functions with C parameters, errors in a
+ * pending flag and message read through spl_w_error_pending / spl_w_last_error, and a count of
+ * typed calls so that tests can tell which path the host took. */
+static bool t_pending;
+static char t_message[256];
+static int64_t t_calls;
+
+static void t_begin(void) {
+    t_pending = false;
+    ++t_calls;
+}
+static void t_fail(const char* msg) {
+    snprintf(t_message, sizeof t_message, "%s", msg);
+    t_pending = true;
+}
+int64_t spl_w_error_pending(void) { return t_pending ? 1 : 0; }
+int64_t spl_w_last_error(void) { return (int64_t)(intptr_t)t_message; }
+
+static int64_t t_add(int64_t a, int64_t b) {
+    t_begin();
+    return a + b;
+}
+static double t_scale(double x, double factor) {
+    t_begin();
+    return x * factor;
+}
+static bool t_is_given(SplValue x) {
+    t_begin();
+    return x.tag != SPL_NIL;
+}
+static double t_get(int64_t h) {
+    t_begin();
+    if (!valid(h)) {
+        t_fail("rt_fake_get: invalid handle");
+        return 0.0;
+    }
+    return values[h];
+}
+static void t_free(int64_t h) {
+    t_begin();
+    if (!valid(h)) {
+        t_fail("rt_fake_free: invalid handle");
+        return;
+    }
+    live[h] = false;
+    --live_count;
+}
+static int64_t t_new(double v) {
+    t_begin();
+    int64_t h = new_handle(v);
+    if (!h) t_fail("rt_fake_new: out of handles");
+    return h;
+}
+static int64_t t_add_h(int64_t a, int64_t b, double alpha) {
+    t_begin();
+    if (!valid(a) || !valid(b)) {
+        t_fail("rt_fake_add_h: invalid handle");
+        return 0;
+    }
+    int64_t h = new_handle(values[a] + alpha * values[b]);
+    if (!h) t_fail("rt_fake_add_h: out of handles");
+    return h;
+}
+static int64_t t_mul_s(int64_t h, double s) {
+    t_begin();
+    if (!valid(h)) {
+        t_fail("rt_fake_mul_s: invalid handle");
+        return 0;
+    }
+    int64_t out = new_handle(values[h] * s);
+    if (!out) t_fail("rt_fake_mul_s: out of handles");
+    return out;
+}
+static SplStatus f_typed_calls(const SplValue* a, int32_t n, SplValue* r) {
+    (void)a;
+    (void)n;
+    return ok_i64(r, t_calls);
+}
+/* The tag of any value, as text: which form a value crossed in. */
+static SplStatus f_kind(const SplValue* a, int32_t n, SplValue* r) {
+    (void)n;
+    switch (a[0].tag) {
+    case SPL_I64: return ok_text(r, "i64");
+    case SPL_F64: return ok_text(r, "f64");
+    case SPL_BOOL: return ok_text(r, "bool");
+    case SPL_NIL: return ok_text(r, "nil");
+    default: return ok_text(r, "other");
+    }
+}
+#define TYPED(fn) ((void (*)(void))(fn))
+
 #define P(name, type)                                                                                                  \
     { name, type, NULL }
 #define PD(name, type, dflt)                                                                                           \
@@ -182,27 +274,32 @@ static const SplParam p_value[] = {P("value", "f64")};
 static const SplParam p_h[] = {P("h", "i64")};
 static const SplParam p_add_h[] = {P("a", "i64"), P("b", "i64"), PD("alpha", "f64", "1.0")};
 static const SplParam p_mul_s[] = {P("h", "i64"), P("s", "f64")};
+static const SplParam p_any[] = {P("v", "any")};
 
 /* Sorted by name (strcmp). */
 static const SplFunction functions[] = {
-    {"rt_fake_add", "extern fn rt_fake_add(a: i64, b: i64) -> i64", "i64", p_ab, 2, 2, f_add, NULL},
+    {"rt_fake_add", "extern fn rt_fake_add(a: i64, b: i64) -> i64", "i64", p_ab, 2, 2, f_add, TYPED(t_add)},
     {"rt_fake_add_h", "extern fn rt_fake_add_h(a: i64, b: i64, alpha: f64 = 1.0) -> i64", "i64", p_add_h, 3, 2, f_add_h,
-     NULL},
+     TYPED(t_add_h)},
     {"rt_fake_concat", "extern fn rt_fake_concat(a: text, b: text) -> text", "text", p_concat, 2, 2, f_concat, NULL},
     {"rt_fake_defaults", "extern fn rt_fake_defaults(a: i64, b: i64 = 10, c: i64 = 100) -> i64", "i64", p_defaults, 3,
      1, f_defaults, NULL},
     {"rt_fake_fail", "extern fn rt_fake_fail(msg: text) -> i64", "i64", p_msg, 1, 1, f_fail, NULL},
-    {"rt_fake_free", "extern fn rt_fake_free(h: i64)", "", p_h, 1, 1, f_free, NULL},
-    {"rt_fake_get", "extern fn rt_fake_get(h: i64) -> f64", "f64", p_h, 1, 1, f_get, NULL},
-    {"rt_fake_is_given", "extern fn rt_fake_is_given(x: i64?) -> bool", "bool", p_opt, 1, 0, f_is_given, NULL},
+    {"rt_fake_free", "extern fn rt_fake_free(h: i64)", "", p_h, 1, 1, f_free, TYPED(t_free)},
+    {"rt_fake_get", "extern fn rt_fake_get(h: i64) -> f64", "f64", p_h, 1, 1, f_get, TYPED(t_get)},
+    {"rt_fake_is_given", "extern fn rt_fake_is_given(x: i64?) -> bool", "bool", p_opt, 1, 0, f_is_given,
+     TYPED(t_is_given)},
+    {"rt_fake_kind", "extern fn rt_fake_kind(v: any) -> text", "text", p_any, 1, 1, f_kind, NULL},
     {"rt_fake_live", "extern fn rt_fake_live() -> i64", "i64", NULL, 0, 0, f_live, NULL},
-    {"rt_fake_mul_s", "extern fn rt_fake_mul_s(h: i64, s: f64) -> i64", "i64", p_mul_s, 2, 2, f_mul_s, NULL},
-    {"rt_fake_new", "extern fn rt_fake_new(value: f64) -> i64", "i64", p_value, 1, 1, f_new, NULL},
+    {"rt_fake_mul_s", "extern fn rt_fake_mul_s(h: i64, s: f64) -> i64", "i64", p_mul_s, 2, 2, f_mul_s, TYPED(t_mul_s)},
+    {"rt_fake_new", "extern fn rt_fake_new(value: f64) -> i64", "i64", p_value, 1, 1, f_new, TYPED(t_new)},
     {"rt_fake_noop", "extern fn rt_fake_noop(h: i64) -> i64", "i64", p_h, 1, 1, f_noop, NULL},
     {"rt_fake_pair", "extern fn rt_fake_pair() -> (text, i64)", "(text, i64)", NULL, 0, 0, f_pair, NULL},
     {"rt_fake_range", "extern fn rt_fake_range(n: i64) -> [i64]", "[i64]", p_n, 1, 1, f_range, NULL},
-    {"rt_fake_scale", "extern fn rt_fake_scale(x: f64, factor: f64 = 2.0) -> f64", "f64", p_scale, 2, 1, f_scale, NULL},
+    {"rt_fake_scale", "extern fn rt_fake_scale(x: f64, factor: f64 = 2.0) -> f64", "f64", p_scale, 2, 1, f_scale,
+     TYPED(t_scale)},
     {"rt_fake_sum", "extern fn rt_fake_sum(xs: [i64]) -> i64", "i64", p_sum, 1, 1, f_sum, NULL},
+    {"rt_fake_typed_calls", "extern fn rt_fake_typed_calls() -> i64", "i64", NULL, 0, 0, f_typed_calls, NULL},
 };
 #define NFUNCTIONS ((int64_t)(sizeof functions / sizeof functions[0]))
 
