@@ -168,10 +168,17 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
                           bool types_checked) {
     Value result;
     if (run_wrapper_fast(*this, *fn, self, args, loc, types_checked, result)) return result;
+    return invoke_frame(fn, self, args, plan, loc, types_checked);
+}
+
+// Out of line, so that a call the fast path takes does not set up this frame first.
+[[gnu::noinline]] Value Interpreter::invoke_frame(const FunctionObj* fn, const Value* self, ArgList& args,
+                                                  ArgPlan* plan, SourceLoc loc, bool types_checked) {
     const FnProto& p = *fn->proto;
     const size_t nparams = p.params.size();
     const uint32_t base = p.is_method ? 1 : 0;
     CallFrame frame{nullptr, fn->upvalues.data(), &p, {}, fn->owner};
+    Value result;
     {
         StackWindow window(*this, p.nslots);
         Value* slots = window.slots();

@@ -162,19 +162,34 @@ void Interpreter::execute_module(ModuleObj& m) {
     exec_block(init.body);
 }
 
+void Interpreter::report_drop_error(ProgramError& e, const InstanceObj& instance) {
+    ++drop_errors_;
+    if (!e.trace.empty()) e.trace.pop_back(); // drop was not called from anywhere in the program
+    e.notes.push_back("while running `drop` of a " + instance.cls->name);
+    report_error(e);
+}
+
 void Interpreter::run_drop(InstanceObj* instance) {
+    // A `drop` that is one plugin call on a field runs without the object coming back to
+    // life: nothing else can see it, and it is freed at once (release() with `dropped` set).
+    try {
+        if (run_drop_fast(*this, *instance)) {
+            instance->release();
+            return;
+        }
+    } catch (ProgramError& e) {
+        report_drop_error(e, *instance);
+        instance->release();
+        return;
+    }
     Value self(instance); // the object lives again while drop runs
     try {
-        if (run_drop_fast(*this, *instance)) return;
         const Value& drop = instance->cls->drop;
         const Value& first = drop.is(ObjType::Overloads) ? drop.as<OverloadSetObj>()->fns[0] : drop;
         ArgList args{nullptr, 0};
         call_function(drop, &self, args, nullptr, nullptr, first.as<FunctionObj>()->proto->loc);
     } catch (ProgramError& e) {
-        ++drop_errors_;
-        if (!e.trace.empty()) e.trace.pop_back(); // drop was not called from anywhere in the program
-        e.notes.push_back("while running `drop` of a " + instance->cls->name);
-        report_error(e);
+        report_drop_error(e, *instance);
     } catch (const ControlSignal&) {
     } catch (const SpecSkip&) {}
 }

@@ -151,6 +151,7 @@ public:
     void execute_module(ModuleObj& m);
     void create_extern(const ast::ExternDecl& d);
     void run_drop(InstanceObj* instance) override;
+    void report_drop_error(ProgramError& e, const InstanceObj& instance); // counted, printed, not thrown
 
     // Evaluates an expression in a fresh frame with `nslots` slots and no
     // enclosing function (field defaults, extern defaults).
@@ -213,6 +214,9 @@ private:
     // `types_checked`: overload resolution has matched the arguments' types already.
     Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc,
                  bool types_checked = false);
+    // invoke's ordinary path: a frame, the parameters bound, the body run.
+    Value invoke_frame(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc,
+                       bool types_checked);
     Value construct(ClassObj* cls, ArgList& args, SourceLoc loc, ast::ArgPlan* plan);
     Value construct_variant(EnumObj* type, uint32_t index, ArgList& args, SourceLoc loc);
     void create_class(const ast::ClassDecl& d, ModuleObj& m);
