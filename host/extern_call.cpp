@@ -171,80 +171,120 @@ Value unbox(const SplValue& r, ConvKind kind, ConvKind elem) {
     }
 }
 
+// Which values a typed parameter takes, by its declared conversion: exactly those the Boxer
+// boxes without an error, and as the same tag.
+void typed_rules(TypedPlan::Param& tp, const Conv& c) {
+    using P = TypedPlan;
+    switch (tp.carrier) {
+    case Carrier::I64: tp.accepts = c.optional ? 0 : P::kInt; break;
+    case Carrier::F64: tp.accepts = c.optional ? 0 : P::kInt | P::kFloat; break;
+    case Carrier::Bool: tp.accepts = c.optional ? 0 : P::kBool; break;
+    case Carrier::Value:
+        switch (c.kind) {
+        case ConvKind::Any: tp.accepts = P::kNil | P::kBool | P::kInt | P::kFloat; break;
+        case ConvKind::I64: tp.accepts = P::kInt; break;
+        case ConvKind::F64:
+            tp.accepts = P::kInt | P::kFloat;
+            tp.int_as_float = true;
+            break;
+        case ConvKind::Bool: tp.accepts = P::kBool; break;
+        default: tp.accepts = 0; break;
+        }
+        if (c.optional) tp.accepts |= P::kNil;
+        break;
+    }
+}
+
 } // namespace
 
 void prepare_extern(ExternObj& ex, PluginErrors errors) {
     for (const ast::Param& p : ex.decl->params) ex.params.push_back(conv_for(p.type));
     ex.ret = conv_for(ex.decl->return_type);
     ex.typed = typed_plan(*ex.fn, errors);
-    // A typed call passes every parameter: one the call leaves out takes the declaration's
-    // default only where that is the plugin's own default too (the boxed thunk applies the
-    // plugin's).
-    for (size_t i = 0; i < ex.decl->params.size(); ++i) {
+    for (size_t i = 0; i < ex.typed.nparams; ++i) {
+        TypedPlan::Param& tp = ex.typed.params[i];
+        typed_rules(tp, ex.params[i]);
+        // A typed call passes every parameter: one the call leaves out takes the declaration's
+        // default only where that is the plugin's own default too (the boxed thunk applies the
+        // plugin's).
         const char* registered = ex.fn->params[i].default_value;
-        ex.typed_default.push_back(ex.decl->params[i].default_value && registered &&
-                                   ex.decl->params[i].default_text == registered);
+        const ast::Param& declared = ex.decl->params[i];
+        tp.fill_default = declared.default_value && registered && declared.default_text == registered;
     }
 }
 
 namespace {
 
-// The typed carrier of `v` for a parameter converted by `c`, as the Boxer would box it;
-// false when the boxed thunk must take the call (a value that is no scalar, or one the
-// Boxer refuses: it then reports the error).
-bool to_carrier(const Value& v, const Conv& c, Carrier carrier, CArg& out) {
-    if (carrier != Carrier::Value) {
-        if (c.optional) return false;
-        switch (carrier) {
-        case Carrier::I64:
-            if (!v.is_int()) return false;
-            out.i = v.as_int();
-            return true;
-        case Carrier::F64:
-            if (!v.is_number()) return false;
-            out.d = v.to_double();
-            return true;
+// The typed carrier of `v` for a parameter `tp`; false when the boxed thunk must take the call
+// (a value that is no scalar, or one the Boxer refuses: it then reports the error).
+inline bool to_carrier(const Value& v, const TypedPlan::Param& tp, CArg& out) {
+    using P = TypedPlan;
+    switch (v.tag()) {
+    case Value::Tag::Int:
+        if (!(tp.accepts & P::kInt)) return false;
+        switch (tp.carrier) {
+        case Carrier::I64: out.i = v.as_int(); return true;
+        case Carrier::F64: out.d = static_cast<double>(v.as_int()); return true;
         default:
-            if (!v.is_bool()) return false;
-            out.b = v.as_bool();
+            out.v = SplValue{};
+            if (tp.int_as_float) {
+                out.v.tag = SPL_F64;
+                out.v.as.f = static_cast<double>(v.as_int());
+            } else {
+                out.v.tag = SPL_I64;
+                out.v.as.i = v.as_int();
+            }
             return true;
         }
+    case Value::Tag::Float:
+        if (!(tp.accepts & P::kFloat)) return false;
+        if (tp.carrier == Carrier::F64) {
+            out.d = v.as_float();
+        } else {
+            out.v = SplValue{};
+            out.v.tag = SPL_F64;
+            out.v.as.f = v.as_float();
+        }
+        return true;
+    case Value::Tag::Bool:
+        if (!(tp.accepts & P::kBool)) return false;
+        if (tp.carrier == Carrier::Bool) {
+            out.b = v.as_bool();
+        } else {
+            out.v = SplValue{};
+            out.v.tag = SPL_BOOL;
+            out.v.as.b = v.as_bool();
+        }
+        return true;
+    case Value::Tag::Nil:
+        if (!(tp.accepts & P::kNil)) return false;
+        out.v = SplValue{};
+        out.v.tag = SPL_NIL;
+        return true;
+    default: return false;
     }
-    SplValue& b = out.v;
-    b = SplValue{};
-    if (v.is_nil()) {
-        if (!c.optional && c.kind != ConvKind::Any) return false;
-        b.tag = SPL_NIL;
-    } else if (v.is_bool() && (c.kind == ConvKind::Any || c.kind == ConvKind::Bool)) {
-        b.tag = SPL_BOOL;
-        b.as.b = v.as_bool();
-    } else if (v.is_int() && (c.kind == ConvKind::Any || c.kind == ConvKind::I64)) {
-        b.tag = SPL_I64;
-        b.as.i = v.as_int();
-    } else if (v.is_number() && (c.kind == ConvKind::F64 || (c.kind == ConvKind::Any && v.is_float()))) {
-        b.tag = SPL_F64;
-        b.as.f = v.to_double();
-    } else {
-        return false;
-    }
-    return true;
 }
 
 // Makes the call through the typed symbol when ex has a typed plan and every argument is a
 // scalar: stores the result and returns true; false (nothing called) otherwise.
-bool call_typed(const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc, Value& result) {
+inline bool call_typed(const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc, Value& result) {
     const TypedPlan& plan = ex.typed;
     CArg argv[3];
     for (size_t p = 0; p < plan.nparams; ++p) {
         const Value* v = p < nargs ? by_param[p] : nullptr;
         if (!v) {
-            if (p < nargs ? !ex.has_default[p] : !ex.typed_default[p]) return false;
+            if (p < nargs ? !ex.has_default[p] : !plan.params[p].fill_default) return false;
             v = &ex.defaults[p];
         }
-        if (!to_carrier(*v, ex.params[p], plan.params[p], argv[p])) return false;
+        if (!to_carrier(*v, plan.params[p], argv[p])) return false;
     }
     const CResult r = plan.caller(ex.fn->typed, argv);
-    if (plan.errors.pending()) {
+    // A failed typed call returns 0 (false, 0.0): any other result is a success.
+    const bool zero = plan.result == CResultKind::I64    ? r.i == 0
+                      : plan.result == CResultKind::F64  ? r.d == 0.0
+                      : plan.result == CResultKind::Bool ? !r.b
+                                                         : true;
+    if (zero && plan.errors.pending()) {
         const auto* message = reinterpret_cast<const char*>(plan.errors.message());
         runtime_error(loc, message && *message ? std::string(message)
                                                : "`" + ex.decl->name + "` failed (the plugin gave no message)");

@@ -136,16 +136,19 @@ bool result_of(const char* simple_type, CResultKind& out) {
 TypedPlan typed_plan(const SplFunction& fn, PluginErrors errors) {
     TypedPlan plan;
     if (!fn.typed || !errors.pending || !errors.message || fn.nparams > 3) return plan;
-    for (int32_t i = 0; i < fn.nparams; ++i)
-        if (!carrier_of(fn.params[i].simple_type, plan.params[i])) return plan;
+    Carrier carriers[3];
+    for (int32_t i = 0; i < fn.nparams; ++i) {
+        if (!carrier_of(fn.params[i].simple_type, carriers[i])) return plan;
+        plan.params[i].carrier = carriers[i];
+    }
     if (!result_of(fn.return_type, plan.result)) return plan;
     plan.nparams = static_cast<uint8_t>(fn.nparams);
     plan.errors = errors;
     switch (plan.result) {
-    case CResultKind::Void: plan.caller = caller_for<0>(plan.params, plan.nparams); break;
-    case CResultKind::I64: plan.caller = caller_for<1>(plan.params, plan.nparams); break;
-    case CResultKind::F64: plan.caller = caller_for<2>(plan.params, plan.nparams); break;
-    case CResultKind::Bool: plan.caller = caller_for<3>(plan.params, plan.nparams); break;
+    case CResultKind::Void: plan.caller = caller_for<0>(carriers, plan.nparams); break;
+    case CResultKind::I64: plan.caller = caller_for<1>(carriers, plan.nparams); break;
+    case CResultKind::F64: plan.caller = caller_for<2>(carriers, plan.nparams); break;
+    case CResultKind::Bool: plan.caller = caller_for<3>(carriers, plan.nparams); break;
     }
     return plan;
 }

@@ -44,7 +44,17 @@ struct PluginErrors {
 struct TypedPlan {
     TypedCaller caller = nullptr; // null: call through the boxed thunk
     uint8_t nparams = 0;
-    Carrier params[3] = {};
+    // A parameter: its carrier, and (filled from the declaration, extern_call.cpp) the kinds
+    // of value it takes as the boxed path would box them, and whether a typed call may fill it
+    // with the declaration's default when the call leaves it out (the plugin's default too).
+    enum Accepts : uint8_t { kNil = 1, kBool = 2, kInt = 4, kFloat = 8 };
+    struct Param {
+        Carrier carrier = Carrier::I64;
+        uint8_t accepts = 0;
+        bool int_as_float = false; // a Value carrier: an i64 crosses as an f64 (an `f64?` parameter)
+        bool fill_default = false;
+    };
+    Param params[3] = {};
     CResultKind result = CResultKind::Void;
     PluginErrors errors;
 };

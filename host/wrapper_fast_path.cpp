@@ -21,11 +21,13 @@ struct WrapperArg {
 };
 
 struct WrapperPlan {
-    const ast::Call* call = nullptr;    // EXTERN(args...)
-    std::vector<WrapperArg> args;       // one per argument of `call`
-    const ast::Name* wrap = nullptr;    // C in `C(f: EXTERN(...))`, or null for a bare `EXTERN(...)`
-    std::string wrap_field;             // f ("" when the argument is positional)
-    std::vector<const Value*> defaults; // per parameter: its literal default, or null
+    const ast::Call* call = nullptr;                // EXTERN(args...)
+    std::vector<WrapperArg> args;                   // one per argument of `call`
+    const ast::Name* wrap = nullptr;                // C in `C(f: EXTERN(...))`, or null for a bare `EXTERN(...)`
+    std::string wrap_field;                         // f ("" when the argument is positional)
+    mutable const ClassObj* wrap_checked = nullptr; // a class whose one field is f
+    std::vector<const Value*> defaults;             // per parameter: its literal default, or null
+    bool converts = false;                          // some parameter converts its argument (to_float, wraps_number)
 };
 
 namespace {
@@ -108,6 +110,7 @@ std::shared_ptr<const WrapperPlan> make_plan(const ast::FnProto& p) {
         if (prm.default_value && !is_literal(*prm.default_value)) return nullptr;
         plan->defaults.push_back(prm.default_value ? &static_cast<const ast::Literal&>(*prm.default_value).value
                                                    : nullptr);
+        plan->converts = plan->converts || prm.to_float || prm.wraps_number;
     }
     return plan;
 }
@@ -117,9 +120,63 @@ ClassObj* wrap_class(const WrapperPlan& w, const FunctionObj& fn) {
     const Value& v = *w.wrap->global;
     if (!v.is(ObjType::Class)) return nullptr;
     auto* cls = v.as<ClassObj>();
-    if (cls->field_names.size() != 1 || (!cls->ctor.is_nil() && fn.owner != cls)) return nullptr;
-    if (!w.wrap_field.empty() && w.wrap_field != cls->field_names[0]) return nullptr;
+    if (!cls->ctor.is_nil() && fn.owner != cls) return nullptr;
+    if (w.wrap_checked == cls) return cls;
+    if (cls->field_names.size() != 1 || (!w.wrap_field.empty() && w.wrap_field != cls->field_names[0])) return nullptr;
+    w.wrap_checked = cls; // fields are fixed when the class is made
     return cls;
+}
+
+// The extern call of plan `w` with the frame's parameter slots, and the instance of `cls` (when
+// the body wraps the result) made from its result.
+bool call_planned(Interpreter& in, const WrapperPlan& w, const ast::FnProto& p, ClassObj* cls,
+                  const Value* const* slots, SourceLoc loc, Value& result) {
+    const Value& callee = *static_cast<const ast::Name&>(*w.call->callee).global;
+    // The extern's arguments, positional as written.
+    const ExternObj& ex = *callee.as<ExternObj>();
+    const size_t ncall = w.args.size();
+    const size_t nextern = ex.decl->params.size();
+    if (ncall > nextern) return false; // the ordinary path reports it
+    const size_t nargs = std::max(ncall, static_cast<size_t>(ex.fn->nrequired));
+    if (nargs > kMaxArgs) return false;
+    const Value* by_param[kMaxArgs];
+    for (size_t j = ncall; j < nargs; ++j) by_param[j] = nullptr; // the declaration's defaults
+    for (size_t j = 0; j < ncall; ++j) {
+        const WrapperArg& a = w.args[j];
+        switch (a.kind) {
+        case WrapperArg::Kind::Constant: by_param[j] = &a.constant; break;
+        case WrapperArg::Kind::Slot: by_param[j] = slots[a.slot]; break;
+        case WrapperArg::Kind::SlotField: {
+            const Value& v = *slots[a.slot];
+            if (!v.is(ObjType::Instance)) return false;
+            const InstanceObj& inst = *v.as<InstanceObj>();
+            if (a.cached_class != inst.cls) {
+                const int f = inst.cls->field_index(a.field);
+                if (f < 0) return false; // a property, a method or an error: the ordinary path says which
+                a.cached_class = inst.cls;
+                a.cached_field = f;
+            }
+            by_param[j] = &inst.fields[static_cast<size_t>(a.cached_field)];
+            break;
+        }
+        }
+    }
+    Value r;
+    try {
+        r = call_extern_params(in, ex, by_param, nargs, w.call->loc);
+    } catch (ProgramError& e) {
+        e.trace.push_back(TraceEntry{p.qualified_name, loc});
+        throw;
+    }
+    if (!cls) {
+        result = std::move(r);
+        return true;
+    }
+    auto* inst = InstanceObj::create(cls);
+    result = Value(inst);
+    if (cls->decl->fields[0].to_float && r.is_int()) r = Value::number(static_cast<double>(r.as_int()));
+    inst->fields[0] = std::move(r);
+    return true;
 }
 
 } // namespace
@@ -144,11 +201,18 @@ bool run_wrapper_fast(Interpreter& in, const FunctionObj& fn, const Value* self,
     // What the frame's parameter slots would hold, as invoke fills them; a parameter that
     // converts its argument (`x: f64` given an i64) holds the converted value in `converted`.
     const Value* slots[kMaxSlots];
-    Value converted[2];
-    size_t nconverted = 0;
     const uint32_t base = p.is_method ? 1 : 0;
     if (base) slots[0] = self;
     const bool check = p.checks_args && !types_checked;
+    if (!check && !w->converts) { // the common case: each slot is its argument or its default
+        for (size_t i = 0; i < nparams; ++i) {
+            slots[base + i] = i < static_cast<size_t>(args.count) ? &args.values[i] : w->defaults[i];
+            if (!slots[base + i]) return false;
+        }
+        return call_planned(in, *w, p, cls, slots, loc, result);
+    }
+    Value converted[2];
+    size_t nconverted = 0;
     for (size_t i = 0; i < nparams; ++i) {
         const ast::Param& prm = p.params[i];
         const Value* v;
@@ -169,51 +233,7 @@ bool run_wrapper_fast(Interpreter& in, const FunctionObj& fn, const Value* self,
         slots[base + i] = v;
     }
 
-    // The extern's arguments, positional as written.
-    const ExternObj& ex = *callee.as<ExternObj>();
-    const size_t ncall = w->args.size();
-    const size_t nextern = ex.decl->params.size();
-    if (ncall > nextern) return false; // the ordinary path reports it
-    const Value* by_param[kMaxArgs] = {};
-    for (size_t j = 0; j < ncall; ++j) {
-        const WrapperArg& a = w->args[j];
-        switch (a.kind) {
-        case WrapperArg::Kind::Constant: by_param[j] = &a.constant; break;
-        case WrapperArg::Kind::Slot: by_param[j] = slots[a.slot]; break;
-        case WrapperArg::Kind::SlotField: {
-            const Value& v = *slots[a.slot];
-            if (!v.is(ObjType::Instance)) return false;
-            const InstanceObj& inst = *v.as<InstanceObj>();
-            if (a.cached_class != inst.cls) {
-                const int f = inst.cls->field_index(a.field);
-                if (f < 0) return false; // a property, a method or an error: the ordinary path says which
-                a.cached_class = inst.cls;
-                a.cached_field = f;
-            }
-            by_param[j] = &inst.fields[static_cast<size_t>(a.cached_field)];
-            break;
-        }
-        }
-    }
-    const size_t nargs = std::max(ncall, static_cast<size_t>(ex.fn->nrequired));
-    if (nargs > kMaxArgs) return false;
-
-    Value r;
-    try {
-        r = call_extern_params(in, ex, by_param, nargs, w->call->loc);
-    } catch (ProgramError& e) {
-        e.trace.push_back(TraceEntry{p.qualified_name, loc});
-        throw;
-    }
-    if (!cls) {
-        result = std::move(r);
-        return true;
-    }
-    auto* inst = InstanceObj::create(cls);
-    result = Value(inst);
-    if (cls->decl->fields[0].to_float && r.is_int()) r = Value::number(static_cast<double>(r.as_int()));
-    inst->fields[0] = std::move(r);
-    return true;
+    return call_planned(in, *w, p, cls, slots, loc, result);
 }
 
 } // namespace spl
