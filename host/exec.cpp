@@ -34,7 +34,7 @@ Status Interpreter::exec(const Stmt& s) {
         const auto& let = static_cast<const Let&>(s);
         Value v = let.init ? eval(*let.init) : Value();
         if (let.to_float && v.is_int()) v = Value::number(static_cast<double>(v.as_int()));
-        bind(*let.target, std::move(v));
+        bind_statement_target(*let.target, std::move(v));
         return Status::Normal;
     }
     case StmtKind::Assign: return exec_assign(static_cast<const Assign&>(s));
@@ -109,7 +109,7 @@ Status Interpreter::exec_for(const For& s) {
     Value iterable = eval(*s.iter);
     Status result = Status::Normal;
     auto run_body = [&](Value item) {
-        bind(*s.target, std::move(item));
+        bind_statement_target(*s.target, std::move(item));
         Status st = exec_loop_body(s.body);
         if (st == Status::Break) return false;
         if (st == Status::Return) {

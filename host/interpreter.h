@@ -196,6 +196,13 @@ private:
     void store_field(const Value& obj, const ast::Member& m, Value v);
     // Binds a value to a declaration pattern (val/for targets); errors if it does not fit.
     void bind(const ast::Pattern& p, Value v);
+    // bind() with a plain local name (`val c = ...`, `for i in ...`) stored in place.
+    void bind_statement_target(const ast::Pattern& p, Value&& v) {
+        if (p.kind == ast::PatKind::Bind && !p.global && !p.captured)
+            frame_->slots[p.slot] = std::move(v);
+        else
+            bind(p, std::move(v));
+    }
     void store_binding(const ast::Pattern& p, Value v);
     // Match patterns: true and bindings made when `v` matches.
     bool match_pattern(const ast::Pattern& p, const Value& v);
