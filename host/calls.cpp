@@ -101,24 +101,29 @@ Value Interpreter::call_method(const Value& receiver, const Value& method, std::
 
 bool Interpreter::try_call_method(const Value& receiver, const Value& method, const Value& arg, SourceLoc loc,
                                   OverloadSite* site, Value& result) {
+    // Choosing the function and the fast path only read the argument: they take `arg` itself.
+    // A frame moves its arguments into its slots, so it gets a copy.
+    ArgList borrowed{const_cast<Value*>(&arg), 1};
+    const FunctionObj* fn = nullptr;
+    ArgPlan* plan = nullptr;
+    ArgPlan scratch;
+    if (method.is(ObjType::Function)) {
+        fn = method.as<FunctionObj>();
+        if (!function_accepts(*fn, borrowed)) return false;
+    } else if (OverloadChoice* e = cached_choice(*method.as<OverloadSetObj>(), borrowed, site)) {
+        if (!e->fn) return false;
+        fn = static_cast<const FunctionObj*>(e->fn);
+        plan = &e->plan;
+    } else {
+        Chosen c = choose_overload(*method.as<OverloadSetObj>(), borrowed, site, scratch);
+        if (!c.fn) return false;
+        fn = c.fn;
+        plan = c.plan;
+    }
+    if (run_wrapper_fast(*this, *fn, &receiver, borrowed, loc, true, result)) return true;
     Value argv[1] = {arg};
     ArgList args{argv, 1};
-    if (method.is(ObjType::Function)) {
-        const auto* fn = method.as<FunctionObj>();
-        if (!function_accepts(*fn, args)) return false;
-        result = invoke(fn, &receiver, args, nullptr, loc, true);
-        return true;
-    }
-    const auto& set = *method.as<OverloadSetObj>();
-    if (OverloadChoice* e = cached_choice(set, args, site)) {
-        if (!e->fn) return false;
-        result = invoke(static_cast<const FunctionObj*>(e->fn), &receiver, args, &e->plan, loc, true);
-        return true;
-    }
-    ArgPlan scratch;
-    Chosen c = choose_overload(set, args, site, scratch);
-    if (!c.fn) return false;
-    result = invoke(c.fn, &receiver, args, c.plan, loc, true);
+    result = invoke_frame(fn, &receiver, args, plan, loc, true);
     return true;
 }
 

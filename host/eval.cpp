@@ -25,6 +25,37 @@ inline int64_t wrap_mul(int64_t a, int64_t b) {
 
 } // namespace
 
+// A binary operator on its operands' values: integers and floats inline, the rest by binary().
+inline Value Interpreter::binary_of(const Binary& b, const Value& l, const Value& r) {
+    if (l.is_int() && r.is_int()) { // the common case, without a call
+        int64_t x = l.as_int(), y = r.as_int();
+        switch (b.op) {
+        case BinOp::Add: return Value::integer(wrap_add(x, y));
+        case BinOp::Sub: return Value::integer(wrap_sub(x, y));
+        case BinOp::Mul: return Value::integer(wrap_mul(x, y));
+        case BinOp::Lt: return Value::boolean(x < y);
+        case BinOp::Le: return Value::boolean(x <= y);
+        case BinOp::Gt: return Value::boolean(x > y);
+        case BinOp::Ge: return Value::boolean(x >= y);
+        case BinOp::Eq: return Value::boolean(x == y);
+        case BinOp::Ne: return Value::boolean(x != y);
+        default: break;
+        }
+    } else if (l.is_float() && r.is_float()) {
+        double x = l.as_float(), y = r.as_float();
+        switch (b.op) {
+        case BinOp::Add: return Value::number(x + y);
+        case BinOp::Sub: return Value::number(x - y);
+        case BinOp::Mul: return Value::number(x * y);
+        case BinOp::Div: return Value::number(x / y);
+        case BinOp::Lt: return Value::boolean(x < y);
+        case BinOp::Gt: return Value::boolean(x > y);
+        default: break;
+        }
+    }
+    return binary(b.op, l, r, b.loc, &b.overloads);
+}
+
 Value Interpreter::eval(const Expr& e) {
     switch (e.kind) {
     case ExprKind::Int:
@@ -62,35 +93,12 @@ Value Interpreter::eval(const Expr& e) {
             if (l.is(ObjType::Variant) && l.as<VariantObj>()->type == option_) return l.as<VariantObj>()->payload[0];
             return l;
         }
+        // Two plain names (`a + b`) are read in place; anything else is evaluated, left first.
+        if (const Value* l = name_value(*b.lhs))
+            if (const Value* r = name_value(*b.rhs)) return binary_of(b, *l, *r);
         Value l = eval(*b.lhs);
         Value r = eval(*b.rhs);
-        if (l.is_int() && r.is_int()) { // the common case, without a call
-            int64_t x = l.as_int(), y = r.as_int();
-            switch (b.op) {
-            case BinOp::Add: return Value::integer(wrap_add(x, y));
-            case BinOp::Sub: return Value::integer(wrap_sub(x, y));
-            case BinOp::Mul: return Value::integer(wrap_mul(x, y));
-            case BinOp::Lt: return Value::boolean(x < y);
-            case BinOp::Le: return Value::boolean(x <= y);
-            case BinOp::Gt: return Value::boolean(x > y);
-            case BinOp::Ge: return Value::boolean(x >= y);
-            case BinOp::Eq: return Value::boolean(x == y);
-            case BinOp::Ne: return Value::boolean(x != y);
-            default: break;
-            }
-        } else if (l.is_float() && r.is_float()) {
-            double x = l.as_float(), y = r.as_float();
-            switch (b.op) {
-            case BinOp::Add: return Value::number(x + y);
-            case BinOp::Sub: return Value::number(x - y);
-            case BinOp::Mul: return Value::number(x * y);
-            case BinOp::Div: return Value::number(x / y);
-            case BinOp::Lt: return Value::boolean(x < y);
-            case BinOp::Gt: return Value::boolean(x > y);
-            default: break;
-            }
-        }
-        return binary(b.op, l, r, b.loc, &b.overloads);
+        return binary_of(b, l, r);
     }
     case ExprKind::Logical: {
         const auto& l = static_cast<const Logical&>(e);
@@ -158,6 +166,14 @@ Value Interpreter::eval(const Expr& e) {
     }
     }
     return Value();
+}
+
+const Value* Interpreter::name_value(const ast::Expr& e) const {
+    if (e.kind != ExprKind::Name) return nullptr;
+    const auto& n = static_cast<const Name&>(e);
+    if (n.ref == NameKind::Local && !n.captured) return &frame_->slots[n.index];
+    if (n.ref == NameKind::Global) return n.global;
+    return nullptr;
 }
 
 Value Interpreter::eval_name(const Name& n) {

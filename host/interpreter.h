@@ -164,6 +164,10 @@ private:
     // eval.cpp
     Value eval(const ast::Expr& e);
     Value eval_name(const ast::Name& n);
+    // Where a plain local or global name's value is, to read it without a copy; null for any
+    // other expression (evaluate it instead).
+    const Value* name_value(const ast::Expr& e) const;
+    Value binary_of(const ast::Binary& b, const Value& l, const Value& r);
     Value eval_call(const ast::Call& c);
     Value eval_method_call(const ast::MethodCall& m);
     ArgList eval_args(const std::vector<ast::ExprPtr>& exprs, const std::vector<std::string>& names, ArgBuffer& buf);
