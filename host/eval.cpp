@@ -12,6 +12,9 @@ using namespace ast;
 
 namespace {
 
+// Whether a binary operator may read this operand where its name keeps it (Interpreter::eval).
+bool readable_in_place(const Value& v) { return !v.is_obj() || v.is(ObjType::Instance) || v.is(ObjType::Str); }
+
 // i64 arithmetic wraps around, as in the compiled backends (no UB in C++).
 inline int64_t wrap_add(int64_t a, int64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
@@ -94,8 +97,12 @@ Value Interpreter::eval(const Expr& e) {
             return l;
         }
         // Two plain names (`a + b`) are read in place; anything else is evaluated, left first.
+        // Only numbers, text and objects whose methods get a copy of their receiver and argument
+        // are: comparing two arrays may run `eq` methods of their items, and one of those could
+        // reassign the name while its array is being read.
         if (const Value* l = name_value(*b.lhs))
-            if (const Value* r = name_value(*b.rhs)) return binary_of(b, *l, *r);
+            if (const Value* r = name_value(*b.rhs))
+                if (readable_in_place(*l) && readable_in_place(*r)) return binary_of(b, *l, *r);
         Value l = eval(*b.lhs);
         Value r = eval(*b.rhs);
         return binary_of(b, l, r);
