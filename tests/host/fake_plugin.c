@@ -276,30 +276,32 @@ static const SplParam p_add_h[] = {P("a", "i64"), P("b", "i64"), PD("alpha", "f6
 static const SplParam p_mul_s[] = {P("h", "i64"), P("s", "f64")};
 static const SplParam p_any[] = {P("v", "any")};
 
-/* Sorted by name (strcmp). */
+/* Sorted by name (strcmp). No word adapters: this host test does not use them. */
 static const SplFunction functions[] = {
-    {"rt_fake_add", "extern fn rt_fake_add(a: i64, b: i64) -> i64", "i64", p_ab, 2, 2, f_add, TYPED(t_add)},
+    {"rt_fake_add", "extern fn rt_fake_add(a: i64, b: i64) -> i64", "i64", p_ab, 2, 2, f_add, TYPED(t_add), NULL},
     {"rt_fake_add_h", "extern fn rt_fake_add_h(a: i64, b: i64, alpha: f64 = 1.0) -> i64", "i64", p_add_h, 3, 2, f_add_h,
-     TYPED(t_add_h)},
-    {"rt_fake_concat", "extern fn rt_fake_concat(a: text, b: text) -> text", "text", p_concat, 2, 2, f_concat, NULL},
+     TYPED(t_add_h), NULL},
+    {"rt_fake_concat", "extern fn rt_fake_concat(a: text, b: text) -> text", "text", p_concat, 2, 2, f_concat, NULL,
+     NULL},
     {"rt_fake_defaults", "extern fn rt_fake_defaults(a: i64, b: i64 = 10, c: i64 = 100) -> i64", "i64", p_defaults, 3,
-     1, f_defaults, NULL},
-    {"rt_fake_fail", "extern fn rt_fake_fail(msg: text) -> i64", "i64", p_msg, 1, 1, f_fail, NULL},
-    {"rt_fake_free", "extern fn rt_fake_free(h: i64)", "", p_h, 1, 1, f_free, TYPED(t_free)},
-    {"rt_fake_get", "extern fn rt_fake_get(h: i64) -> f64", "f64", p_h, 1, 1, f_get, TYPED(t_get)},
+     1, f_defaults, NULL, NULL},
+    {"rt_fake_fail", "extern fn rt_fake_fail(msg: text) -> i64", "i64", p_msg, 1, 1, f_fail, NULL, NULL},
+    {"rt_fake_free", "extern fn rt_fake_free(h: i64)", "", p_h, 1, 1, f_free, TYPED(t_free), NULL},
+    {"rt_fake_get", "extern fn rt_fake_get(h: i64) -> f64", "f64", p_h, 1, 1, f_get, TYPED(t_get), NULL},
     {"rt_fake_is_given", "extern fn rt_fake_is_given(x: i64?) -> bool", "bool", p_opt, 1, 0, f_is_given,
-     TYPED(t_is_given)},
-    {"rt_fake_kind", "extern fn rt_fake_kind(v: any) -> text", "text", p_any, 1, 1, f_kind, NULL},
-    {"rt_fake_live", "extern fn rt_fake_live() -> i64", "i64", NULL, 0, 0, f_live, NULL},
-    {"rt_fake_mul_s", "extern fn rt_fake_mul_s(h: i64, s: f64) -> i64", "i64", p_mul_s, 2, 2, f_mul_s, TYPED(t_mul_s)},
-    {"rt_fake_new", "extern fn rt_fake_new(value: f64) -> i64", "i64", p_value, 1, 1, f_new, TYPED(t_new)},
-    {"rt_fake_noop", "extern fn rt_fake_noop(h: i64) -> i64", "i64", p_h, 1, 1, f_noop, NULL},
-    {"rt_fake_pair", "extern fn rt_fake_pair() -> (text, i64)", "(text, i64)", NULL, 0, 0, f_pair, NULL},
-    {"rt_fake_range", "extern fn rt_fake_range(n: i64) -> [i64]", "[i64]", p_n, 1, 1, f_range, NULL},
+     TYPED(t_is_given), NULL},
+    {"rt_fake_kind", "extern fn rt_fake_kind(v: any) -> text", "text", p_any, 1, 1, f_kind, NULL, NULL},
+    {"rt_fake_live", "extern fn rt_fake_live() -> i64", "i64", NULL, 0, 0, f_live, NULL, NULL},
+    {"rt_fake_mul_s", "extern fn rt_fake_mul_s(h: i64, s: f64) -> i64", "i64", p_mul_s, 2, 2, f_mul_s, TYPED(t_mul_s),
+     NULL},
+    {"rt_fake_new", "extern fn rt_fake_new(value: f64) -> i64", "i64", p_value, 1, 1, f_new, TYPED(t_new), NULL},
+    {"rt_fake_noop", "extern fn rt_fake_noop(h: i64) -> i64", "i64", p_h, 1, 1, f_noop, NULL, NULL},
+    {"rt_fake_pair", "extern fn rt_fake_pair() -> (text, i64)", "(text, i64)", NULL, 0, 0, f_pair, NULL, NULL},
+    {"rt_fake_range", "extern fn rt_fake_range(n: i64) -> [i64]", "[i64]", p_n, 1, 1, f_range, NULL, NULL},
     {"rt_fake_scale", "extern fn rt_fake_scale(x: f64, factor: f64 = 2.0) -> f64", "f64", p_scale, 2, 1, f_scale,
-     TYPED(t_scale)},
-    {"rt_fake_sum", "extern fn rt_fake_sum(xs: [i64]) -> i64", "i64", p_sum, 1, 1, f_sum, NULL},
-    {"rt_fake_typed_calls", "extern fn rt_fake_typed_calls() -> i64", "i64", NULL, 0, 0, f_typed_calls, NULL},
+     TYPED(t_scale), NULL},
+    {"rt_fake_sum", "extern fn rt_fake_sum(xs: [i64]) -> i64", "i64", p_sum, 1, 1, f_sum, NULL, NULL},
+    {"rt_fake_typed_calls", "extern fn rt_fake_typed_calls() -> i64", "i64", NULL, 0, 0, f_typed_calls, NULL, NULL},
 };
 #define NFUNCTIONS ((int64_t)(sizeof functions / sizeof functions[0]))
 
