@@ -34,47 +34,40 @@ Value call_boxed(Interpreter& in, const ExternObj& ex, const Value* const* by_pa
 // (a value that is no scalar, or one the Boxer refuses: it then reports the error).
 inline bool to_carrier(const Value& v, const TypedPlan::Param& tp, CArg& out) {
     using P = TypedPlan;
+    auto boxed = [&out](int32_t tag) -> SplValue& { // an `any` / `T?` argument: a tagged value
+        out.v = SplValue{};
+        out.v.tag = tag;
+        return out.v;
+    };
     switch (v.tag()) {
     case Value::Tag::Int:
         if (!(tp.accepts & P::kInt)) return false;
-        switch (tp.carrier) {
-        case Carrier::I64: out.i = v.as_int(); return true;
-        case Carrier::F64: out.d = static_cast<double>(v.as_int()); return true;
-        default:
-            out.v = SplValue{};
-            if (tp.int_as_float) {
-                out.v.tag = SPL_F64;
-                out.v.as.f = static_cast<double>(v.as_int());
-            } else {
-                out.v.tag = SPL_I64;
-                out.v.as.i = v.as_int();
-            }
-            return true;
-        }
+        if (tp.carrier == Carrier::I64)
+            out.i = v.as_int();
+        else if (tp.carrier == Carrier::F64)
+            out.d = static_cast<double>(v.as_int());
+        else if (tp.int_as_float)
+            boxed(SPL_F64).as.f = static_cast<double>(v.as_int());
+        else
+            boxed(SPL_I64).as.i = v.as_int();
+        return true;
     case Value::Tag::Float:
         if (!(tp.accepts & P::kFloat)) return false;
-        if (tp.carrier == Carrier::F64) {
+        if (tp.carrier == Carrier::F64)
             out.d = v.as_float();
-        } else {
-            out.v = SplValue{};
-            out.v.tag = SPL_F64;
-            out.v.as.f = v.as_float();
-        }
+        else
+            boxed(SPL_F64).as.f = v.as_float();
         return true;
     case Value::Tag::Bool:
         if (!(tp.accepts & P::kBool)) return false;
-        if (tp.carrier == Carrier::Bool) {
+        if (tp.carrier == Carrier::Bool)
             out.b = v.as_bool();
-        } else {
-            out.v = SplValue{};
-            out.v.tag = SPL_BOOL;
-            out.v.as.b = v.as_bool();
-        }
+        else
+            boxed(SPL_BOOL).as.b = v.as_bool();
         return true;
     case Value::Tag::Nil:
         if (!(tp.accepts & P::kNil)) return false;
-        out.v = SplValue{};
-        out.v.tag = SPL_NIL;
+        boxed(SPL_NIL);
         return true;
     default: return false;
     }
