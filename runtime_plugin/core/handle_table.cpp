@@ -23,7 +23,8 @@ void HandleTable::refill(std::vector<uint32_t>& cache) {
         cache.push_back(free_.back());
         free_.pop_back();
     }
-    while (cache.size() < kCacheBatch && next_unused_ < kMaxChunks * kChunkSize) {
+    // A handle stores index+1 in kIndexBits bits: the last index would not fit.
+    while (cache.size() < kCacheBatch && next_unused_ < kMaxChunks * kChunkSize - 1) {
         const uint32_t index = next_unused_++;
         if ((index & (kChunkSize - 1)) == 0) {
             owned_chunks_.push_back(std::make_unique<Slot[]>(kChunkSize));
