@@ -200,7 +200,7 @@ void typed_rules(TypedPlan::Param& tp, const Conv& c) {
 void prepare_extern(ExternObj& ex, PluginErrors errors) {
     for (const ast::Param& p : ex.decl->params) ex.params.push_back(conv_for(p.type));
     ex.ret = conv_for(ex.decl->return_type);
-    ex.typed = typed_plan(*ex.fn, errors);
+    ex.typed = typed_plan(*ex.decl, *ex.fn, errors);
     for (size_t i = 0; i < ex.typed.nparams; ++i) {
         TypedPlan::Param& tp = ex.typed.params[i];
         typed_rules(tp, ex.params[i]);

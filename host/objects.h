@@ -318,8 +318,7 @@ struct ExternObj : Obj {
     Conv ret;
     std::vector<Value> defaults; // evaluated default of each parameter (nil when required)
     std::vector<bool> has_default;
-    TypedPlan typed;                 // calling the typed symbol (typed_call.h); a null caller: boxed only
-    std::vector<bool> typed_default; // a typed call may fill this parameter with `defaults`
+    TypedPlan typed; // calling the typed symbol (typed_call.h); a null caller: boxed only
 };
 
 struct ModuleObj : Obj {

@@ -1,7 +1,7 @@
 // typed_call.cpp — the typed callers, one per shape, and choosing one for a function.
 #include "typed_call.h"
 
-#include "type_expr.h"
+#include "ast.h"
 
 #include <array>
 #include <string>
@@ -101,23 +101,22 @@ TypedCaller caller_for(const Carrier* p, size_t n) {
     }
 }
 
-bool carrier_of(const char* simple_type, Carrier& out) {
-    const std::string t = canonical_type(simple_type ? simple_type : "");
+// `t` is a canonical type text, "" for none (a parameter: `any`).
+bool carrier_of(const std::string& t, Carrier& out) {
     if (t == "i64")
         out = Carrier::I64;
     else if (t == "f64")
         out = Carrier::F64;
     else if (t == "bool")
         out = Carrier::Bool;
-    else if (t == "any" || t == "any?" || t == "i64?" || t == "f64?" || t == "bool?")
+    else if (t.empty() || t == "any" || t == "any?" || t == "i64?" || t == "f64?" || t == "bool?")
         out = Carrier::Value;
     else
         return false;
     return true;
 }
 
-bool result_of(const char* simple_type, CResultKind& out) {
-    const std::string t = canonical_type(simple_type ? simple_type : "");
+bool result_of(const std::string& t, CResultKind& out) {
     if (t.empty())
         out = CResultKind::Void;
     else if (t == "i64")
@@ -133,15 +132,15 @@ bool result_of(const char* simple_type, CResultKind& out) {
 
 } // namespace
 
-TypedPlan typed_plan(const SplFunction& fn, PluginErrors errors) {
+TypedPlan typed_plan(const ast::ExternDecl& decl, const SplFunction& fn, PluginErrors errors) {
     TypedPlan plan;
     if (!fn.typed || !errors.pending || !errors.message || fn.nparams > 3) return plan;
     Carrier carriers[3];
     for (int32_t i = 0; i < fn.nparams; ++i) {
-        if (!carrier_of(fn.params[i].simple_type, carriers[i])) return plan;
+        if (!carrier_of(decl.params[static_cast<size_t>(i)].type.text, carriers[i])) return plan;
         plan.params[i].carrier = carriers[i];
     }
-    if (!result_of(fn.return_type, plan.result)) return plan;
+    if (!result_of(decl.return_type.text, plan.result)) return plan;
     plan.nparams = static_cast<uint8_t>(fn.nparams);
     plan.errors = errors;
     switch (plan.result) {

@@ -17,6 +17,10 @@
 
 namespace spl {
 
+namespace ast {
+struct ExternDecl;
+}
+
 enum class Carrier : uint8_t { I64, F64, Bool, Value };
 enum class CResultKind : uint8_t { Void, I64, F64, Bool };
 
@@ -60,7 +64,9 @@ struct TypedPlan {
 };
 
 // How `fn` can be called through its typed symbol; a null caller when it cannot (a parameter
-// or result that is not a scalar, more than three parameters, or no error functions).
-TypedPlan typed_plan(const SplFunction& fn, PluginErrors errors);
+// or result that is not a scalar, more than three parameters, or no error functions). The types
+// are read from `decl`, already parsed and canonical, which the plugin loader has checked
+// equal to fn's registered ones.
+TypedPlan typed_plan(const ast::ExternDecl& decl, const SplFunction& fn, PluginErrors errors);
 
 } // namespace spl

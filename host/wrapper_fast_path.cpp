@@ -94,11 +94,11 @@ std::shared_ptr<const WrapperPlan> make_plan(const ast::FnProto& p) {
     const ast::Call* outer = global_call(*static_cast<const ast::ExprStmt&>(s).expr);
     if (!outer) return nullptr;
     plan->call = outer;
-    if (outer->args.size() == 1 && (plan->call = global_call(*outer->args[0]))) { // C(f: EXTERN(...))
+    const ast::Call* inner = outer->args.size() == 1 ? global_call(*outer->args[0]) : nullptr;
+    if (inner) { // C(f: EXTERN(...))
+        plan->call = inner;
         plan->wrap = static_cast<const ast::Name*>(outer->callee.get());
         if (!outer->arg_names.empty()) plan->wrap_field = outer->arg_names[0];
-    } else {
-        plan->call = outer;
     }
     if (!plan->call->arg_names.empty() || plan->call->args.size() > kMaxArgs) return nullptr;
     for (const ast::ExprPtr& a : plan->call->args) {
