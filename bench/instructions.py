@@ -9,6 +9,9 @@ Each workload runs under `valgrind --tool=callgrind` for two iteration counts, a
 run natively with more iterations for the timed column (best of 3). OMP_NUM_THREADS=1 and
 PYTHONHASHSEED=0 on both sides, so that neither counts thread start-up or hashing noise.
 
+The start-up row is not differential: the whole process, `use lib.torch.*` (or Python's `import
+torch`) to the first add's result, its instructions and wall time (best of 5).
+
     bench/instructions.py            # about 15 minutes on 2 cores (Python's import under valgrind)
     bench/instructions.py add calls  # some rows only
 """
@@ -17,6 +20,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,6 +42,10 @@ def python(name):
     return lambda n: [PYTHON, os.path.join(ROOT, "bench", "icount", "workloads.py"), name, str(n)]
 
 
+STARTUP = {"simple": [SPLRUN, os.path.join(ROOT, "bench", "icount", "startup.spl")],
+           "python": [PYTHON, os.path.join(ROOT, "bench", "icount", "workloads.py"), "startup"]}
+
+
 def calls(mode):
     return lambda n: [CALLS, mode, str(n)]
 
@@ -53,7 +61,7 @@ WORKLOADS = {
 LABELS = {"add": "1-element add (a + b)", "method": "Tensor method returning a Tensor (a.neg())",
           "linear_relu": "Linear(16, 16) + ReLU forward and backward, nn", "calls": "1-element add in C"}
 TARGETS = {"add": "target <= 0.8x", "linear_relu": "target <= 0.9x", "typed": "target <= 1.03x",
-           "boxed": "target <= 1.07x"}
+           "boxed": "target <= 1.07x", "startup": "target <= 0.3 s"}
 
 
 def instructions(command):
@@ -80,9 +88,31 @@ def timed(command, n):
     return best
 
 
+def wall_seconds(command, runs=5):
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, capture_output=True, env=ENV, check=True)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def startup():
+    print("`use lib.torch.*` (Python: `import torch`) to the first add's result, whole process:")
+    simple, python = (STARTUP[side] for side in ("simple", "python"))
+    with ThreadPoolExecutor(2) as pool:
+        s_ir, p_ir = pool.map(instructions, (simple, python))
+    s_s, p_s = wall_seconds(simple), wall_seconds(python)
+    print(f"  Simple {s_ir / 1e9:6.3f} G instructions {s_s:6.3f} s   Python {p_ir / 1e9:6.3f} G instructions "
+          f"{p_s:6.3f} s   ratio {s_ir / p_ir:.3f}x instructions, {s_s / p_s:.2f}x time   {TARGETS['startup']}")
+
+
 def main():
-    rows = sys.argv[1:] or list(WORKLOADS)
+    rows = sys.argv[1:] or list(WORKLOADS) + ["startup"]
     for row in rows:
+        if row == "startup":
+            startup()
+            continue
         results = {}
         for side, command, n1, n2, n_timed in WORKLOADS[row]:
             results[side] = (per_iteration(command, n1, n2), timed(command, n_timed) if n_timed else None)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Python eager PyTorch side of bench/icount/*.spl (and of bench/add_loop.spl), on the
-same LibTorch: workloads.py add|method|linear_relu N."""
+same LibTorch: workloads.py add|method|linear_relu N, or workloads.py startup."""
 import os
 import sys
 import time
@@ -29,7 +29,15 @@ def linear_relu(n):
     return start
 
 
+def startup():
+    a = torch.ones(1)
+    print(f"startup: {(a + a).item()}")
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "startup":
+        startup()
+        sys.exit(0)
     name, n = sys.argv[1], int(sys.argv[2])
     if name == "add":
         add_loop(n)

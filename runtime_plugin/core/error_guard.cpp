@@ -1,6 +1,8 @@
 // Turns any exception at the plugin boundary into the calling thread's error message.
 #include "core/error_guard.h"
 
+#include "core/cuda_libraries.h"
+
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <c10/util/Exception.h>
 
@@ -21,10 +23,14 @@ bool mentions_cuda(const std::string& message) {
 // driver version is insufficient for CUDA runtime version", "Torch not
 // compiled with CUDA enabled"), not the plain fact a user can act on. Said
 // here once for every entry point; LibTorch's own text stays, the note ends
-// its first line (the headline; CUDA's advice lines follow).
+// its first line (the headline; CUDA's advice lines follow). Where the plugin
+// did not load LibTorch's CUDA libraries, the dispatcher's "no kernel for the
+// 'CUDA' backend" is replaced by the reason (core/cuda_libraries.h).
 void explain_missing_cuda(std::string& message) noexcept {
     try {
         if (!mentions_cuda(message)) return;
+        if (!cuda_libraries_loaded() && !cuda_libraries_missing_error().empty())
+            message = cuda_libraries_missing_error();
         const auto& hooks = at::detail::getCUDAHooks();
         if (hooks.hasCUDA() && hooks.getNumGPUs() > 0) return;
         const size_t first_line_end = std::min(message.find('\n'), message.size());
