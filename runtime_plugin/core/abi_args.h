@@ -38,7 +38,11 @@ namespace spl {
 void check_list(int64_t len, const void* data, const char* name);
 
 // --- tensors ---------------------------------------------------------------
-inline at::Tensor& tensor(int64_t handle, const char* name) { return HandleTable::instance().get(handle, name); }
+// Always inlined, as HandleTable::get: a handful of instructions at each tensor argument,
+// where a call would add as many again to every operator call.
+[[gnu::always_inline]] inline at::Tensor& tensor(int64_t handle, const char* name) {
+    return HandleTable::instance().get(handle, name);
+}
 inline c10::optional<at::Tensor> opt_tensor(int64_t handle, const char* name) {
     if (handle == 0) return c10::nullopt;
     return tensor(handle, name);

@@ -7,76 +7,86 @@
 
 namespace spl {
 
-struct HandleTable::ThreadCache {
-    std::vector<uint32_t> free;
-    ~ThreadCache() { HandleTable::instance().drain(free, 0); } // a thread's cached slots go back on exit
+HandleTable::HandleTable() {
+    // Slot 0, never issued, matches no handle (slot_for).
+    std::lock_guard<std::mutex> lock(mutex_);
+    allocate_chunk(0);
+    owned_chunks_[0][0].handle.store(-1, std::memory_order_relaxed);
+}
+
+void HandleTable::allocate_chunk(uint32_t chunk) {
+    owned_chunks_.push_back(std::make_unique<Slot[]>(kChunkSize));
+    for (uint32_t i = 0; i < kChunkSize; ++i) owned_chunks_.back()[i].generation = 1;
+    chunks_[chunk].store(owned_chunks_.back().get(), std::memory_order_release);
+}
+
+struct HandleTable::CacheReturner {
+    ~CacheReturner() { HandleTable::instance().drain(t_free_slots, 0); }
 };
 
-HandleTable::ThreadCache& HandleTable::thread_cache() {
-    thread_local ThreadCache cache;
-    return cache;
+// The first slow path of each thread makes its CacheReturner, whose destructor runs when the
+// thread exits; the fast paths never touch it (a thread_local with a destructor is reached
+// through an initialisation check).
+void HandleTable::return_at_thread_exit() {
+    if (t_free_slots.returned_at_exit) return;
+    thread_local CacheReturner returner;
+    t_free_slots.returned_at_exit = true;
 }
 
-void HandleTable::refill(std::vector<uint32_t>& cache) {
+void HandleTable::refill(FreeSlots& cache) {
+    return_at_thread_exit();
     std::lock_guard<std::mutex> lock(mutex_);
-    while (cache.size() < kCacheBatch && !free_.empty()) {
-        cache.push_back(free_.back());
+    while (cache.count < kCacheBatch && !free_.empty()) {
+        cache.numbers[cache.count++] = free_.back();
         free_.pop_back();
     }
-    // A handle stores index+1 in kIndexBits bits: the last index would not fit.
-    while (cache.size() < kCacheBatch && next_unused_ < kMaxChunks * kChunkSize - 1) {
-        const uint32_t index = next_unused_++;
-        if ((index & (kChunkSize - 1)) == 0) {
-            owned_chunks_.push_back(std::make_unique<Slot[]>(kChunkSize));
-            for (uint32_t i = 0; i < kChunkSize; ++i) owned_chunks_.back()[i].generation = 1;
-            chunks_[index >> kChunkBits].store(owned_chunks_.back().get(), std::memory_order_release);
-        }
-        cache.push_back(index);
+    while (cache.count < kCacheBatch && next_unused_ < kMaxChunks * kChunkSize) {
+        const uint32_t number = next_unused_++;
+        if ((number & (kChunkSize - 1)) == 0) allocate_chunk(number >> kChunkBits);
+        cache.numbers[cache.count++] = number;
     }
 }
 
-void HandleTable::drain(std::vector<uint32_t>& cache, size_t keep) {
+void HandleTable::drain(FreeSlots& cache, uint32_t keep) {
+    return_at_thread_exit();
     std::lock_guard<std::mutex> lock(mutex_);
-    while (cache.size() > keep) {
-        free_.push_back(cache.back());
-        cache.pop_back();
-    }
-}
-
-uint32_t HandleTable::take_index() {
-    std::vector<uint32_t>& cache = thread_cache().free;
-    if (cache.empty()) refill(cache);
-    if (cache.empty())
-        throw SplError("too many live tensors (" + std::to_string(live_count()) + "): free some handles");
-    const uint32_t index = cache.back();
-    cache.pop_back();
-    return index;
-}
-
-void HandleTable::give_index(uint32_t index) {
-    std::vector<uint32_t>& cache = thread_cache().free;
-    cache.push_back(index);
-    if (cache.size() >= 2 * kCacheBatch) drain(cache, kCacheBatch);
-}
-
-int64_t HandleTable::handle_of(uint32_t index, const Slot& slot) const noexcept {
-    return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(index + 1);
+    while (cache.count > keep) free_.push_back(cache.numbers[--cache.count]);
 }
 
 // Takes a free slot, lets `fill` put the value in it, marks it live and returns its handle.
 // The slot belongs to this thread alone until its handle is returned.
 template <class Fill>
 int64_t HandleTable::occupy(Fill&& fill) {
-    const uint32_t index = take_index();
-    Slot& slot = chunks_[index >> kChunkBits].load(std::memory_order_acquire)[index & (kChunkSize - 1)];
+    FreeSlots& cache = t_free_slots;
+    if (cache.count == 0) {
+        refill(cache);
+        if (cache.count == 0)
+            throw SplError("too many live tensors (" + std::to_string(live_count()) + "): free some handles");
+    }
+    const uint32_t number = cache.numbers[--cache.count];
+    Slot& slot = slot_at(number);
     fill(slot);
-    const int64_t handle = handle_of(index, slot);
+    const int64_t handle = handle_of(number, slot);
     slot.handle.store(handle, std::memory_order_relaxed);
     return handle;
 }
 
+// The common case without a frame for the rare one: a free slot is in this thread's cache.
 int64_t HandleTable::insert(at::Tensor&& tensor) {
+    FreeSlots& cache = t_free_slots;
     if (!tensor.defined()) return 0;
+    if (cache.count == 0) return insert_refilling(std::move(tensor));
+    const uint32_t number = cache.numbers[--cache.count];
+    Slot& slot = slot_at(number);
+    // A free slot's tensor is undefined, whose destructor does nothing: moved into in place,
+    // without the assignment's release of the old value (and so without a frame here).
+    new (&slot.tensor) at::Tensor(std::move(tensor));
+    const int64_t handle = handle_of(number, slot);
+    slot.handle.store(handle, std::memory_order_relaxed);
+    return handle;
+}
+
+[[gnu::noinline]] int64_t HandleTable::insert_refilling(at::Tensor&& tensor) {
     return occupy([&](Slot& slot) { slot.tensor = std::move(tensor); });
 }
 
@@ -99,31 +109,56 @@ at::Generator& HandleTable::generator(int64_t handle, const char* what) const {
     fail_lookup(handle, what);
 }
 
+namespace {
+// Drops the last reference the table held (slot storage no longer involved).
+inline void free_tensor(c10::TensorImpl* impl) {
+    c10::intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl>::reclaim(impl);
+}
+} // namespace
+
+// No call is made with a value live across it, so that the common case needs no frame: the
+// rare ones are tail calls.
 void HandleTable::release(int64_t handle) {
+    Slot* slot = slot_for(handle);
+    if (!slot || !slot->tensor.defined()) return release_other(handle);
+    slot->handle.store(0, std::memory_order_relaxed);
+    // The tensor dies last, after its slot is free again: its destructor may run any code.
+    c10::TensorImpl* doomed = slot->tensor.unsafeReleaseTensorImpl();
+    // A generation that would wrap retires the slot for good, so an old
+    // handle can never alias a new tensor.
+    if (++slot->generation >= (1u << kGenerationBits)) return free_tensor(doomed);
+    FreeSlots& cache = t_free_slots;
+    const auto number = static_cast<uint32_t>(handle & kSlotMask);
+    if (cache.count == 2 * kCacheBatch) return give_slot(number, doomed);
+    cache.numbers[cache.count++] = number;
+    free_tensor(doomed);
+}
+
+// release() of a generator or another object, or of a handle that is not live.
+[[gnu::noinline]] void HandleTable::release_other(int64_t handle) {
     Slot* slot = slot_for(handle);
     if (!slot) fail_lookup(handle, "tensor to free");
     slot->handle.store(0, std::memory_order_relaxed);
-    // A generation that would wrap retires the slot for good, so an old
-    // handle can never alias a new tensor.
     const bool reuse = ++slot->generation < (1u << kGenerationBits);
-    const auto index = static_cast<uint32_t>((handle & ((1 << kIndexBits) - 1)) - 1);
-    // The value dies when this function returns, after its slot is free again. Only a
-    // tensor's slot holds a tensor; the other members are looked at only when it does not.
-    if (slot->tensor.defined()) {
-        at::Tensor doomed = std::move(slot->tensor);
-        if (reuse) give_index(index);
-        return;
-    }
     at::Generator doomed_generator = std::move(slot->generator);
     std::shared_ptr<HandleObject> doomed_object = std::move(slot->object); // a job's destructor waits for it
-    if (reuse) give_index(index);
+    if (reuse) give_slot(static_cast<uint32_t>(handle & kSlotMask));
+}
+
+// Puts a free slot number in this thread's cache, first draining the cache to the shared
+// list down to one batch when it is full; then frees `doomed`, the slot's old tensor, if any.
+[[gnu::noinline]] void HandleTable::give_slot(uint32_t number, c10::TensorImpl* doomed) {
+    FreeSlots& cache = t_free_slots;
+    if (cache.count == 2 * kCacheBatch) drain(cache, kCacheBatch);
+    cache.numbers[cache.count++] = number;
+    if (doomed) free_tensor(doomed);
 }
 
 int64_t HandleTable::live_count() const noexcept {
     std::lock_guard<std::mutex> lock(mutex_);
     int64_t live = 0;
     for (const auto& chunk : owned_chunks_)
-        for (uint32_t i = 0; i < kChunkSize; ++i) live += chunk[i].handle.load(std::memory_order_relaxed) != 0;
+        for (uint32_t i = 0; i < kChunkSize; ++i) live += chunk[i].handle.load(std::memory_order_relaxed) > 0;
     return live;
 }
 
@@ -132,12 +167,12 @@ bool HandleTable::was_issued(int64_t handle) const noexcept {
     // generation starts at 1 and is bumped on every free, so the handles it
     // has issued carry generations 1 .. generation-1 (plus the current one
     // while live): a generation in that range was issued and freed since.
-    const uint32_t index1 = static_cast<uint32_t>(handle & ((1 << kIndexBits) - 1));
-    if (index1 == 0) return false;
-    const Slot* chunk = chunks_[(index1 - 1) >> kChunkBits].load(std::memory_order_acquire);
+    const auto number = static_cast<uint32_t>(handle & kSlotMask);
+    if (number == 0) return false;
+    const Slot* chunk = chunks_[number >> kChunkBits].load(std::memory_order_acquire);
     if (!chunk) return false;
     const uint32_t generation = static_cast<uint32_t>((handle >> kIndexBits) & ((1 << kGenerationBits) - 1));
-    return generation != 0 && generation < chunk[(index1 - 1) & (kChunkSize - 1)].generation;
+    return generation != 0 && generation < chunk[number & (kChunkSize - 1)].generation;
 }
 
 void HandleTable::fail_lookup(int64_t handle, const char* what) const {

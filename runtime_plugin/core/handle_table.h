@@ -63,15 +63,19 @@ public:
     // Counts live slots (a scan: meant for leak checks, not hot paths).
     int64_t live_count() const noexcept;
 
-    // Handle layout: [tag:15][generation:24][index+1:24]; always positive.
+    // Handle layout: [tag:15][generation:24][slot number:24]; always positive.
     static constexpr int kIndexBits = 24;
     static constexpr int kGenerationBits = 24;
     static constexpr int64_t kTag = 0x5A7;
 
 private:
+    // Slots are numbered by the handle's low kIndexBits bits (its "index+1"); slot 0 is never
+    // issued, and holds -1 as its handle so that no handle, 0 included, matches it: a lookup
+    // needs no range or sign check.
     static constexpr uint32_t kChunkBits = 12; // 4096 slots a chunk
     static constexpr uint32_t kChunkSize = 1u << kChunkBits;
     static constexpr uint32_t kMaxChunks = (1u << kIndexBits) / kChunkSize;
+    static constexpr int64_t kSlotMask = (int64_t(1) << kIndexBits) - 1;
 
     struct Slot {
         at::Tensor tensor;                    // defined in a tensor's slot
@@ -79,47 +83,60 @@ private:
         std::shared_ptr<HandleObject> object; // set in another object's slot
         uint32_t generation = 0;              // bumped on every free; 0 is never live
         // The handle this slot is live under, 0 while free: a lookup is one comparison
-        // (tag, generation and index at once). Atomic only so that live_count() may read it
-        // from another thread; relaxed loads and stores cost nothing more than plain ones.
+        // (tag, generation and slot number at once). Atomic only so that live_count() may read
+        // it from another thread; relaxed loads and stores cost nothing more than plain ones.
         std::atomic<int64_t> handle{0};
     };
 
-    // Each thread keeps a small cache of free slot indices, so that the
-    // steady state of "create a result, free it" takes no lock; the shared
-    // free list behind mutex_ refills and drains the caches in batches.
-    struct ThreadCache;
-    static constexpr size_t kCacheBatch = 32;
-    static ThreadCache& thread_cache();
-    uint32_t take_index();
-    void give_index(uint32_t index);
-    void refill(std::vector<uint32_t>& cache);
-    void drain(std::vector<uint32_t>& cache, size_t keep);
+    // Each thread keeps a few free slot numbers, so that the steady state of "create a
+    // result, free it" takes no lock; the shared free list behind mutex_ refills and drains
+    // them in batches. A plain array in a trivially constructed thread_local: reaching it is
+    // one thread-pointer-relative access, with no initialisation guard. A thread's numbers
+    // go back to the shared list when it exits (CacheReturner, made on its first slow path).
+    static constexpr uint32_t kCacheBatch = 32;
+    struct FreeSlots {
+        uint32_t count;
+        bool returned_at_exit;
+        uint32_t numbers[2 * kCacheBatch];
+    };
+    static inline thread_local FreeSlots t_free_slots{};
+    struct CacheReturner;
+    static void return_at_thread_exit();
+    int64_t insert_refilling(at::Tensor&& tensor); // insert when this thread's cache is empty
+    void allocate_chunk(uint32_t chunk);           // under mutex_
+    void give_slot(uint32_t number, c10::TensorImpl* doomed = nullptr);
+    void release_other(int64_t handle);
+    void refill(FreeSlots& cache);
+    void drain(FreeSlots& cache, uint32_t keep);
 
-    HandleTable() = default;
+    HandleTable();
     static HandleTable* const table_; // the one table
     Slot* slot_for(int64_t handle) const noexcept;
+    Slot& slot_at(uint32_t number) const noexcept {
+        return chunks_[number >> kChunkBits].load(std::memory_order_acquire)[number & (kChunkSize - 1)];
+    }
     [[noreturn]] void fail_lookup(int64_t handle, const char* what) const;
     template <class Fill>
     int64_t occupy(Fill&& fill); // a free slot, filled by `fill` and marked live
-    int64_t handle_of(uint32_t index, const Slot& slot) const noexcept;
+    static int64_t handle_of(uint32_t number, const Slot& slot) noexcept {
+        return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(number);
+    }
     bool was_issued(int64_t handle) const noexcept; // for a tagged handle that is not live
 
     // Chunks never move once allocated, so lookups need no lock.
-    std::unique_ptr<std::atomic<Slot*>[]> chunks_ = std::make_unique<std::atomic<Slot*>[]>(kMaxChunks);
+    // Inside the table (32 KB), not behind a pointer: one load less per lookup.
+    std::atomic<Slot*> chunks_[kMaxChunks] = {};
     std::vector<std::unique_ptr<Slot[]>> owned_chunks_;
     std::vector<uint32_t> free_;
-    uint32_t next_unused_ = 0;
+    uint32_t next_unused_ = 1; // slot 0 is never issued
     mutable std::mutex mutex_;
 };
 
 inline HandleTable::Slot* HandleTable::slot_for(int64_t handle) const noexcept {
-    if (handle <= 0) return nullptr;
-    // Index 0 (never issued) wraps to a value past the last slot.
-    const uint32_t index = static_cast<uint32_t>(handle & ((1 << kIndexBits) - 1)) - 1;
-    if (index >= kMaxChunks * kChunkSize) return nullptr;
-    Slot* chunk = chunks_[index >> kChunkBits].load(std::memory_order_acquire);
+    const auto number = static_cast<uint32_t>(handle & kSlotMask);
+    Slot* chunk = chunks_[number >> kChunkBits].load(std::memory_order_acquire);
     if (!chunk) return nullptr;
-    Slot* slot = &chunk[index & (kChunkSize - 1)];
+    Slot* slot = &chunk[number & (kChunkSize - 1)];
     return slot->handle.load(std::memory_order_relaxed) == handle ? slot : nullptr;
 }
 
