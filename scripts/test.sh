@@ -15,7 +15,8 @@ if [ -f build-1.13/build.ninja ]; then
   # generated for 1.13: xor.spl and the tests/spl specs that apply to it).
   echo "== Debian's LibTorch, build-1.13/"
   rm -f build-1.13/meson-logs/testlog.json
-  meson test -C build-1.13 --print-errorlogs --num-processes 2 plugin "cuda linkage" header_frontend gpu install || status=1
+  meson test -C build-1.13 --print-errorlogs --num-processes 2 plugin "cuda linkage" \
+    "cuda linkage (SPL_TORCH_CUDA=0)" "cuda linkage (SPL_TORCH_CUDA=1)" header_frontend gpu install || status=1
   if [ -f build-1.13/meson-logs/testlog.json ]; then logs+=(build-1.13/meson-logs/testlog.json); else broken=$((broken + 1)); fi
 fi
 if [ "${SPL_TORCH_SKIP_SANITIZE:-0}" != 1 ]; then

@@ -37,7 +37,8 @@ int main() {
     }
     const std::string setting = std::getenv("SPL_TORCH_CUDA") ? std::getenv("SPL_TORCH_CUDA") : "";
     const bool driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL) != nullptr;
-    const bool expected = std::string(has_cuda) == "true" && setting != "0" && (driver || setting == "1");
+    const bool has_cuda_part = std::string(has_cuda) == "true";
+    const bool expected = has_cuda_part && setting != "0" && (driver || setting == "1");
 
     void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
@@ -56,8 +57,11 @@ int main() {
                 setting.c_str(), driver ? "yes" : "no", has_cuda, loaded ? "yes" : "no", expected ? "yes" : "no",
                 available ? "true" : "false", status.c_str());
     int failed = loaded != expected;
-    // Not loaded, CUDA is unavailable and the status says why.
-    const std::string reason = setting == "0" ? "SPL_TORCH_CUDA=0" : !driver ? "no NVIDIA driver" : "no CUDA part";
+    // Not loaded, CUDA is unavailable and the status says why (the first reason, in the order
+    // the plugin asks: the setting, then the LibTorch, then the driver).
+    const std::string reason = setting == "0"   ? "SPL_TORCH_CUDA=0"
+                               : !has_cuda_part ? "no CUDA part"
+                                                : "no NVIDIA driver";
     if (!loaded) failed += available || status.find(reason) == std::string::npos;
     std::printf("%d failed\n", failed);
     return failed ? 1 : 0;

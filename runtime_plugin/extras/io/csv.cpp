@@ -23,19 +23,19 @@ namespace {
 
 using spl::io::fail;
 
-enum class Kind { Floating, Integer, Boolean };
+enum class ColumnKind { Floating, Integer, Boolean };
 
 struct Target {
     c10::ScalarType type;
-    Kind kind;
+    ColumnKind kind;
     int64_t min, max; // for integers
 };
 
 Target target_of(const char* dtype) {
     const std::string_view name = spl::required_text(dtype, "dtype");
     const c10::ScalarType type = name.empty() ? c10::kFloat : spl::parse_dtype(name);
-    if (c10::isFloatingType(type)) return {type, Kind::Floating, 0, 0};
-    if (type == c10::kBool) return {type, Kind::Boolean, 0, 1};
+    if (c10::isFloatingType(type)) return {type, ColumnKind::Floating, 0, 0};
+    if (type == c10::kBool) return {type, ColumnKind::Boolean, 0, 1};
     struct Range {
         const char* name;
         int64_t min, max;
@@ -51,7 +51,7 @@ Target target_of(const char* dtype) {
         {"uint64", 0, std::numeric_limits<int64_t>::max()},
     };
     for (const Range& r : ranges)
-        if (std::strcmp(spl::dtype_name(type), r.name) == 0) return {type, Kind::Integer, r.min, r.max};
+        if (std::strcmp(spl::dtype_name(type), r.name) == 0) return {type, ColumnKind::Integer, r.min, r.max};
     throw spl::SplError(std::string("dtype: a CSV file reads as a floating, integer or bool dtype, not ") +
                         spl::dtype_name(type));
 }
@@ -147,7 +147,7 @@ SPL_TORCH_EXPORT int64_t rt_torch_read_csv(const char* path, const char* delimit
                     out += s.size() > 40 ? "...\"" : "\"";
                     return out;
                 };
-                if (target.kind == Kind::Boolean) {
+                if (target.kind == ColumnKind::Boolean) {
                     std::string lower(s);
                     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
                     if (lower == "1" || lower == "true")
@@ -161,7 +161,7 @@ SPL_TORCH_EXPORT int64_t rt_torch_read_csv(const char* path, const char* delimit
                 if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);
                 const char* first = s.data();
                 const char* last = s.data() + s.size();
-                if (target.kind == Kind::Floating) {
+                if (target.kind == ColumnKind::Floating) {
                     double v = 0;
                     const auto r = std::from_chars(first, last, v);
                     if (r.ec == std::errc::result_out_of_range)
@@ -186,10 +186,10 @@ SPL_TORCH_EXPORT int64_t rt_torch_read_csv(const char* path, const char* delimit
         if (columns < 0) columns = 0;
         at::Tensor t;
         const std::vector<int64_t> shape{rows, columns};
-        if (target.kind == Kind::Floating) {
+        if (target.kind == ColumnKind::Floating) {
             t = at::empty(shape, at::TensorOptions().dtype(c10::kDouble));
             if (!floats.empty()) std::memcpy(t.data_ptr(), floats.data(), floats.size() * sizeof(double));
-        } else if (target.kind == Kind::Integer) {
+        } else if (target.kind == ColumnKind::Integer) {
             t = at::empty(shape, at::TensorOptions().dtype(c10::kLong));
             if (!ints.empty()) std::memcpy(t.data_ptr(), ints.data(), ints.size() * sizeof(int64_t));
         } else {

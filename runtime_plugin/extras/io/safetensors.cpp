@@ -88,7 +88,7 @@ size_t nesting_depth(const std::string& text) {
     }
     return deepest;
 }
-constexpr size_t kMaxDepth = 32;
+constexpr size_t kMaxHeaderDepth = 32;
 
 std::string known_dtypes() {
     std::string out;
@@ -186,7 +186,7 @@ Header read_header(const spl::io::InputFile& file) {
                        std::to_string(file.size() - 8) + " after the length" + hint);
     std::string text(static_cast<size_t>(n), '\0');
     file.read_at(8, text.data(), n, "the header");
-    if (const size_t depth = nesting_depth(text); depth > kMaxDepth)
+    if (const size_t depth = nesting_depth(text); depth > kMaxHeaderDepth)
         fail(path, "the header nests " + std::to_string(depth) +
                        " levels deep (a safetensors header nests 3): "
                        "not a safetensors file, or a corrupt one");
