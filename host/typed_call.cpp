@@ -87,11 +87,11 @@ constexpr std::array<TypedCaller, sizeof...(C)> callers3(std::index_sequence<C..
 }
 
 template <int R>
-TypedCaller caller_for(const Carrier* p, size_t n) {
+TypedCaller caller_for(const TypedPlan::Param* p, size_t n) {
     static constexpr auto one = callers1<R>(std::make_index_sequence<4>{});
     static constexpr auto two = callers2<R>(std::make_index_sequence<16>{});
     static constexpr auto three = callers3<R>(std::make_index_sequence<64>{});
-    auto d = [&](size_t i) { return static_cast<size_t>(p[i]); };
+    auto d = [&](size_t i) { return static_cast<size_t>(p[i].carrier); };
     switch (n) {
     case 0: return &caller<R>;
     case 1: return one[d(0)];
@@ -135,19 +135,16 @@ bool result_of(const std::string& t, CResultKind& out) {
 TypedPlan typed_plan(const ast::ExternDecl& decl, const SplFunction& fn, PluginErrors errors) {
     TypedPlan plan;
     if (!fn.typed || !errors.pending || !errors.message || fn.nparams > 3) return plan;
-    Carrier carriers[3];
-    for (int32_t i = 0; i < fn.nparams; ++i) {
-        if (!carrier_of(decl.params[static_cast<size_t>(i)].type.text, carriers[i])) return plan;
-        plan.params[i].carrier = carriers[i];
-    }
+    for (int32_t i = 0; i < fn.nparams; ++i)
+        if (!carrier_of(decl.params[static_cast<size_t>(i)].type.text, plan.params[i].carrier)) return plan;
     if (!result_of(decl.return_type.text, plan.result)) return plan;
     plan.nparams = static_cast<uint8_t>(fn.nparams);
     plan.errors = errors;
     switch (plan.result) {
-    case CResultKind::Void: plan.caller = caller_for<0>(carriers, plan.nparams); break;
-    case CResultKind::I64: plan.caller = caller_for<1>(carriers, plan.nparams); break;
-    case CResultKind::F64: plan.caller = caller_for<2>(carriers, plan.nparams); break;
-    case CResultKind::Bool: plan.caller = caller_for<3>(carriers, plan.nparams); break;
+    case CResultKind::Void: plan.caller = caller_for<0>(plan.params, plan.nparams); break;
+    case CResultKind::I64: plan.caller = caller_for<1>(plan.params, plan.nparams); break;
+    case CResultKind::F64: plan.caller = caller_for<2>(plan.params, plan.nparams); break;
+    case CResultKind::Bool: plan.caller = caller_for<3>(plan.params, plan.nparams); break;
     }
     return plan;
 }

@@ -5,7 +5,6 @@
 
 #include <dlfcn.h>
 
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
@@ -22,11 +21,8 @@ struct NotLoaded {
     std::string error;  // what a CUDA operation's error becomes ("" keeps LibTorch's)
 };
 
-NotLoaded not_loaded(std::string reason) {
-    std::string error = reason;
-    error[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(error[0])));
-    return {std::move(reason), std::move(error)};
-}
+// A reason that is also the error's text.
+NotLoaded not_loaded(const std::string& reason) { return {reason, reason}; }
 
 // Loads libtorch_cuda.so if it should be; says why not otherwise.
 NotLoaded load_cuda_libraries() {

@@ -53,16 +53,12 @@ void HandleTable::drain(FreeSlots& cache, uint32_t keep) {
     while (cache.count > keep) free_.push_back(cache.numbers[--cache.count]);
 }
 
-// Takes a free slot, lets `fill` put the value in it, marks it live and returns its handle.
-// The slot belongs to this thread alone until its handle is returned.
+// Takes a free slot from this thread's cache (not empty), lets `fill` put the value in it, marks
+// it live and returns its handle. The slot belongs to this thread alone until its handle is
+// returned.
 template <class Fill>
-int64_t HandleTable::occupy(Fill&& fill) {
+int64_t HandleTable::occupy_cached(Fill&& fill) {
     FreeSlots& cache = t_free_slots;
-    if (cache.count == 0) {
-        refill(cache);
-        if (cache.count == 0)
-            throw SplError("too many live tensors (" + std::to_string(live_count()) + "): free some handles");
-    }
     const uint32_t number = cache.numbers[--cache.count];
     Slot& slot = slot_at(number);
     fill(slot);
@@ -71,23 +67,31 @@ int64_t HandleTable::occupy(Fill&& fill) {
     return handle;
 }
 
-// The common case without a frame for the rare one: a free slot is in this thread's cache.
+template <class Fill>
+int64_t HandleTable::occupy(Fill&& fill) {
+    if (t_free_slots.count == 0) refill_or_throw();
+    return occupy_cached(std::forward<Fill>(fill));
+}
+
+void HandleTable::refill_or_throw() {
+    refill(t_free_slots);
+    if (t_free_slots.count == 0)
+        throw SplError("too many live tensors (" + std::to_string(live_count()) + "): free some handles");
+}
+
+// The common case needs no frame: an empty cache is refilled by a separate function (a tail
+// call), which then inserts again.
 int64_t HandleTable::insert(at::Tensor&& tensor) {
-    FreeSlots& cache = t_free_slots;
     if (!tensor.defined()) return 0;
-    if (cache.count == 0) return insert_refilling(std::move(tensor));
-    const uint32_t number = cache.numbers[--cache.count];
-    Slot& slot = slot_at(number);
+    if (t_free_slots.count == 0) return insert_refilling(std::move(tensor));
     // A free slot's tensor is undefined, whose destructor does nothing: moved into in place,
-    // without the assignment's release of the old value (and so without a frame here).
-    new (&slot.tensor) at::Tensor(std::move(tensor));
-    const int64_t handle = handle_of(number, slot);
-    slot.handle.store(handle, std::memory_order_relaxed);
-    return handle;
+    // without the assignment's release of the old value.
+    return occupy_cached([&](Slot& slot) { new (&slot.tensor) at::Tensor(std::move(tensor)); });
 }
 
 [[gnu::noinline]] int64_t HandleTable::insert_refilling(at::Tensor&& tensor) {
-    return occupy([&](Slot& slot) { slot.tensor = std::move(tensor); });
+    refill_or_throw();
+    return insert(std::move(tensor));
 }
 
 int64_t HandleTable::insert_generator(at::Generator generator) {

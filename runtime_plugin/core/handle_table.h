@@ -102,7 +102,8 @@ private:
     static inline thread_local FreeSlots t_free_slots{};
     struct CacheReturner;
     static void return_at_thread_exit();
-    int64_t insert_refilling(at::Tensor&& tensor); // insert when this thread's cache is empty
+    void refill_or_throw();                        // this thread's cache refilled, or no slot is left
+    int64_t insert_refilling(at::Tensor&& tensor); // insert() when this thread's cache is empty
     void allocate_chunk(uint32_t chunk);           // under mutex_
     void give_slot(uint32_t number, c10::TensorImpl* doomed = nullptr);
     void release_other(int64_t handle);
@@ -118,6 +119,8 @@ private:
     [[noreturn]] void fail_lookup(int64_t handle, const char* what) const;
     template <class Fill>
     int64_t occupy(Fill&& fill); // a free slot, filled by `fill` and marked live
+    template <class Fill>
+    int64_t occupy_cached(Fill&& fill); // the same, from this thread's cache, known not empty
     static int64_t handle_of(uint32_t number, const Slot& slot) noexcept {
         return (kTag << (kIndexBits + kGenerationBits)) | (int64_t(slot.generation) << kIndexBits) | int64_t(number);
     }
