@@ -21,7 +21,9 @@
 #include "api/bound_set.h"
 #include "diff/diff_report.h"
 #include "emit/emitters.h"
+#ifdef SPL_TORCH_HEADER_FRONTEND
 #include "frontend/header_frontend.h"
+#endif
 #include "frontend/yaml_frontend.h"
 #include "model/ir_json.h"
 
@@ -90,7 +92,12 @@ codegen::OperatorSet load_operators(const Options& o) {
     if (!o.count("headers"))
         throw std::runtime_error(
             "missing --headers (the header front-end is used when --native-functions names no file)");
+#ifdef SPL_TORCH_HEADER_FRONTEND
     return codegen::scan_headers(o.at("headers"), o.count("version") ? o.at("version") : "");
+#else
+    throw std::runtime_error("this torch-codegen was built without libclang, so it has no header front-end: "
+                             "install libclang-dev and reconfigure, or pass --native-functions");
+#endif
 }
 
 codegen::OperatorSet load_ir(const std::string& path);

@@ -53,7 +53,8 @@ TEST_CASE_FIXTURE(LeakChecked, "std and var with correction") {
     expect_op("rt_torch_std_correction", {x.h}, at::std(x.ref, at::OptionalIntArrayRef{}, c10::nullopt, false));
     expect_op("rt_torch_std_correction", {x.h, ints({1}), 0, true}, at::std(x.ref, {1}, kCorrection0, true));
     expect_op("rt_torch_var_correction", {x.h, ints({0})}, at::var(x.ref, {0}, c10::nullopt, false));
-    expect_op("rt_torch_var_correction", {x.h, ints({0, 1}), 2}, at::var(x.ref, {0, 1}, kCorrection2, false));
+    expect_op("rt_torch_var_correction", {x.h, ints({0, 1}), 2},
+              at::var(x.ref, at::IntArrayRef{0, 1}, kCorrection2, false));
     expect_op("rt_torch_var_correction", {x.h, nil, 0.5},
               at::var(x.ref, at::OptionalIntArrayRef{}, c10::optional<at::Scalar>(0.5), false));
 }
