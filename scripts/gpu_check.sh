@@ -5,7 +5,7 @@
 # runs the GPU tests and the suites that exercise the plugin there, and the
 # GPU benchmarks (lib.torch against Python eager on the same GPU and LibTorch
 # build). Writes $OUT/gpu-report.txt (a summary) and logs; exits non-zero when
-# a GPU test fails. SPL_GPU_SUITES overrides the suites run besides `gpu`.
+# a GPU test fails. SPL_GPU_TESTS overrides the tests run besides `gpu` (meson test names).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LOG=${OUT:-/tmp/gpu-check}
@@ -72,14 +72,13 @@ smoke cuda-smoke tests/gpu/cuda_smoke.spl
 
 # The plugin suite on this machine's LibTorch. (The Simple spec suites read the pin's
 # lib.torch from the source tree, so they run only where the pin is installed.)
-SUITES=${SPL_GPU_SUITES:-plugin}
+TESTS=${SPL_GPU_TESTS:-plugin}
 start=$(now)
-args=()
-for s in $SUITES; do args+=(--suite "$s"); done
-"${MESON[@]}" test -C build-gpu --no-rebuild --print-errorlogs --num-processes "$(nproc)" "${args[@]}" \
+# shellcheck disable=SC2086 # test names, one word each
+"${MESON[@]}" test -C build-gpu --no-rebuild --print-errorlogs --num-processes "$(nproc)" $TESTS \
   > "$LOG/suites.log" 2>&1 && suites=0 || suites=$?
 grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|ERROR|TIMEOUT)|^Ok:|^Fail:|^Skipped:|^Timeout:" "$LOG/suites.log" | tee -a "$REPORT"
-report "suites ($SUITES): exit $suites in $(since "$start") s"
+report "tests ($TESTS): exit $suites in $(since "$start") s"
 
 report "== benchmarks (lib.torch through splrun vs Python eager, same GPU, same LibTorch build)"
 smoke gpu-step-simple bench/gpu/gpu_step.spl
