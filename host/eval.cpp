@@ -347,7 +347,7 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
     case ObjType::Expectation:
         if (m.name == "not") {
             auto* ex = obj.as<ExpectationObj>();
-            return Value(new ExpectationObj(ex->actual, !ex->negated));
+            return Value(new ExpectationObj(ex->actual, !ex->negated, ex->call));
         }
         break;
     default: break;

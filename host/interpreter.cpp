@@ -232,6 +232,7 @@ int Interpreter::run_tests(const std::vector<std::string>& spec_files) {
         } catch (const ProgramError& e) {
             spec_->file_error(e);
         }
+        spec_->end_file();
     }
     modules_->release_all();
     spec_->print_summary();

@@ -28,8 +28,8 @@ std::string join(const std::vector<std::string>& parts, size_t from, const char*
     return out;
 }
 
-const char* const kSpecNames[] = {"describe",     "context",     "it",         "expect",
-                                  "expect_error", "before_each", "after_each", "skip"};
+const char* const kSpecNames[] = {"describe",    "context",    "it",   "expect", "expect_error",
+                                  "before_each", "after_each", "skip", "fail"};
 
 } // namespace
 

@@ -360,11 +360,21 @@ struct ModuleObj : Obj {
     bool loading = true;
 };
 
+// What one `expect(x)` call left: where it was and whether a matcher consumed it. `expect(x)`
+// and its `.not` share it, and the spec runner holds it too, to fail an example that leaves
+// an `expect(...)` without a matcher (which would otherwise check nothing).
+struct ExpectCall {
+    SourceLoc loc;
+    bool matched = false;
+};
+
 // `expect(x)` in a spec, with `.not` flipping it.
 struct ExpectationObj : Obj {
-    ExpectationObj(Value v, bool neg) : Obj(ObjType::Expectation), actual(std::move(v)), negated(neg) {}
+    ExpectationObj(Value v, bool neg, std::shared_ptr<ExpectCall> c)
+        : Obj(ObjType::Expectation), actual(std::move(v)), negated(neg), call(std::move(c)) {}
     const Value actual;
     const bool negated;
+    const std::shared_ptr<ExpectCall> call;
 };
 
 } // namespace spl

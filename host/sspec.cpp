@@ -61,12 +61,22 @@ Value b_after_each(Interpreter& in, ArgList& args, SourceLoc loc) {
     return Value();
 }
 
-Value b_expect(Interpreter&, ArgList& args, SourceLoc) { return Value(new ExpectationObj(args[0], false)); }
+Value b_expect(Interpreter& in, ArgList& args, SourceLoc loc) {
+    return Value(new ExpectationObj(args[0], false, in.spec().expect_call(loc)));
+}
+
+// fail("message"): fails the example with that message.
+Value b_fail(Interpreter& in, ArgList& args, SourceLoc loc) {
+    std::string text = text_arg(in, args, 0, "fail", loc);
+    if (!in.spec().in_example()) runtime_error(loc, "`fail(message)` can only be used inside `it`");
+    throw SpecFailure(text, loc);
+}
 
 // expect_error(\: expr, "part of the message"): passes when calling the
 // lambda raises a runtime error (or returns Err) whose message contains the text.
 Value b_expect_error(Interpreter& in, ArgList& args, SourceLoc loc) {
     check_callable(in, args[0], "expect_error", loc);
+    in.spec().note_expectation();
     std::string wanted = args.count > 1 ? text_arg(in, args, 1, "expect_error", loc) : std::string();
     std::string message;
     bool raised = false;
@@ -102,13 +112,29 @@ void add_spec_builtins(std::vector<BuiltinDef>& t) {
     t.push_back({"after_each", b_after_each, 1, 1, false});
     t.push_back({"expect", b_expect, 1, 1, false});
     t.push_back({"expect_error", b_expect_error, 1, 2, false});
+    t.push_back({"fail", b_fail, 1, 1, false});
 }
 
 // ---------------------------------------------------------------- runner
 
 void SpecRunner::begin_file(const std::string& path) {
     groups_.clear();
+    file_start_ = examples_run();
     in_.out(path + "\n");
+}
+
+void SpecRunner::end_file() {
+    if (examples_run() > file_start_) return;
+    ++failed_;
+    in_.out(std::string("  ") + kFail + " (file) " + kDash +
+            " no examples: a spec file must define at least one `it`\n");
+}
+
+std::shared_ptr<ExpectCall> SpecRunner::expect_call(SourceLoc loc) {
+    auto call = std::make_shared<ExpectCall>();
+    call->loc = loc;
+    if (in_example_) expects_.push_back(call);
+    return call;
 }
 
 void SpecRunner::group(const std::string& name, const Value& body, SourceLoc loc) {
@@ -154,6 +180,8 @@ void SpecRunner::fail_line(const std::string& name, const ProgramError& e) {
 void SpecRunner::example(const std::string& name, const Value& body, SourceLoc loc) {
     if (in_example_) runtime_error(loc, "`it` cannot be nested inside `it`");
     in_example_ = true;
+    expectations_ = 0;
+    expects_.clear();
     std::string skip_reason;
     bool skipped = false;
     std::unique_ptr<ProgramError> error;
@@ -176,6 +204,18 @@ void SpecRunner::example(const std::string& name, const Value& body, SourceLoc l
     for (size_t i = groups_.size(); i-- > 0;)
         for (const Value& h : groups_[i].after) run(h);
     in_example_ = false;
+    // An example that checks nothing must not pass: a bare `expect(x)` first (it names the line).
+    if (!error && !skipped) {
+        for (const auto& call : expects_)
+            if (!call->matched) {
+                error = std::make_unique<SpecFailure>("expect(...) without a matcher", call->loc);
+                break;
+            }
+    }
+    if (!error && !skipped && expectations_ == 0)
+        error = std::make_unique<SpecFailure>(
+            "no expectation: the example calls no matcher (`expect(x).to_...`, `expect_error`)", loc);
+    expects_.clear();
     if (error) {
         ++failed_;
         fail_line(name, *error);
@@ -208,6 +248,8 @@ void SpecRunner::print_summary() {
 
 Value call_matcher(Interpreter& in, const Value& expectation, const std::string& name, ArgList& args, SourceLoc loc) {
     auto* ex = expectation.as<ExpectationObj>();
+    ex->call->matched = true;
+    in.spec().note_expectation();
     const Value& actual = ex->actual;
     if (args.has_names()) runtime_error(loc, "matchers do not take named arguments");
     auto arity = [&](int n) {

@@ -6,11 +6,15 @@
 //     ✓ name                           passed
 //     ✗ name — reason (at file:line:col)   failed
 //     - name (skipped: reason)          skipped
-// A failed expectation, a runtime error (a plugin error included) or a
-// failing hook fails the example and the run goes on. The run ends with the
-// line `N passed, N failed` (`, N skipped` when any were skipped).
+// A failed expectation, `fail(message)`, a runtime error (a plugin error
+// included) or a failing hook fails the example and the run goes on. So does
+// an example that calls no matcher ("no expectation": a matcher of `expect`,
+// or `expect_error`), and one that leaves an `expect(x)` without a matcher;
+// a spec file that defines no example fails too. The run ends with the line
+// `N passed, N failed` (`, N skipped` when any were skipped).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,7 +33,13 @@ public:
 
     void begin_file(const std::string& path);
     void file_error(const ProgramError& e); // an error outside any example: one failure
+    void end_file();                        // a file that ran no example: one failure
     void print_summary();
+
+    // `expect(x)` registers its call; a matcher (or `expect_error`) counts as the example's
+    // expectation. Outside an example nothing is counted (an `expect` there is not tracked).
+    std::shared_ptr<ExpectCall> expect_call(SourceLoc loc);
+    void note_expectation() { ++expectations_; }
 
     int examples_run() const { return passed_ + failed_ + skipped_; }
     int failed() const { return failed_; }
@@ -47,9 +57,12 @@ private:
     std::vector<Group> groups_;
     bool in_example_ = false;
     int passed_ = 0, failed_ = 0, skipped_ = 0;
+    int file_start_ = 0;                               // examples_run() when the current file began
+    int expectations_ = 0;                             // matcher calls in the current example
+    std::vector<std::shared_ptr<ExpectCall>> expects_; // its `expect(x)` calls
 };
 
-// Matchers of `expect(x)`: to_equal, to_be, to_be_close, to_contain,
+// Matchers of `expect(x)` (each one counts as an expectation): to_equal, to_be, to_be_close, to_contain,
 // to_be_greater_than, to_be_less_than, to_be_true, to_be_false, to_be_nil,
 // to_be_some, to_be_ok, to_be_err, to_have_length, to_start_with, to_end_with.
 Value call_matcher(Interpreter& in, const Value& expectation, const std::string& name, ArgList& args, SourceLoc loc);
