@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The mutation list (mutations.txt) for scripts/mutation_check.sh: reads it, picks entries,
+applies one to a file, and runs the tests an entry names.
+
+usage:
+  mutations.py LIST check                       every entry complete, its find text once in its file
+  mutations.py LIST ids [--sample N] [--seed S] [--only IDS]   IDS: ids or patterns (data-*), commas
+  mutations.py LIST get ID KEY                  one field of an entry
+  mutations.py LIST apply ID SRC DST            SRC with the entry's find replaced, written to DST
+  mutations.py run-test TOKEN ROOT LIB LOG      runs one test token; its exit status is the test's
+
+A test token is spec:PATH (`splrun test PATH`, from the repository root, SIMPLE_LIB=LIB),
+meson:NAME (that test's command, environment and folder from build/meson-info, run directly:
+`meson test` would rewrite build/meson-logs, which scripts/test.sh reads for its totals) or
+plugin:CASES (the plugin suite's binary with -tc=CASES).
+"""
+import fnmatch
+import json
+import os
+import subprocess
+import sys
+
+KEYS = ("id", "file", "find", "replace", "tests", "what")
+TEST_TIMEOUT_S = 600
+
+
+def parse(path):
+    entries, current = [], {}
+    for number, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            if current:
+                entries.append(current)
+            current = {}
+            continue
+        key, sep, value = line.partition(": ")
+        if not sep or key not in KEYS:
+            sys.exit(f"{path}:{number}: expected 'key: value' with key one of {', '.join(KEYS)}: {line!r}")
+        if key in current:
+            sys.exit(f"{path}:{number}: {key} given twice in entry {current.get('id', '?')}")
+        current[key] = value
+    if current:
+        entries.append(current)
+    seen = set()
+    for e in entries:
+        missing = [k for k in KEYS if k not in e]
+        if missing:
+            sys.exit(f"{path}: entry {e.get('id', '?')} lacks {', '.join(missing)}")
+        if e["id"] in seen:
+            sys.exit(f"{path}: id {e['id']} is used twice")
+        if e["find"] == e["replace"]:
+            sys.exit(f"{path}: entry {e['id']}: replace is the same as find")
+        seen.add(e["id"])
+    return entries
+
+
+def find(entries, ident):
+    for e in entries:
+        if e["id"] == ident:
+            return e
+    sys.exit(f"no mutation with id {ident!r} (ids: {', '.join(e['id'] for e in entries)})")
+
+
+def mutated(entry, text, where):
+    count = text.count(entry["find"])
+    if count != 1:
+        sys.exit(f"mutation {entry['id']}: the text to replace occurs {count} times in {where} (exactly 1 needed): "
+                 f"{entry['find']!r}")
+    return text.replace(entry["find"], entry["replace"])
+
+
+def pick(entries, sample, seed):
+    """`sample` entries spread evenly over the list (which is grouped by area), shifted by `seed`."""
+    n = len(entries)
+    if sample >= n:
+        return entries
+    step = n / sample
+    chosen = sorted({(int((i + 0.5) * step) + seed) % n for i in range(sample)})
+    return [entries[i] for i in chosen]
+
+
+def meson_test(root, name):
+    for t in json.load(open(os.path.join(root, "build", "meson-info", "intro-tests.json"))):
+        if t["name"] == name:
+            return t
+    sys.exit(f"no meson test named {name!r} in build/")
+
+
+def run_test(token, root, lib, log):
+    kind, _, arg = token.partition(":")
+    env = dict(os.environ)
+    cwd = root
+    if kind == "spec":
+        env.update(SIMPLE_SFFI_PATH=os.path.join(root, "build", "runtime_plugin"), SIMPLE_LIB=lib)
+        cmd = [os.path.join(root, "build", "host", "splrun"), "test", arg]
+    elif kind in ("meson", "plugin"):
+        t = meson_test(root, arg if kind == "meson" else "plugin")
+        env.update(t.get("env") or {})
+        cmd = list(t["cmd"]) + ([f"-tc={arg}"] if kind == "plugin" else [])
+        cwd = t.get("workdir") or os.path.join(root, "build")
+    else:
+        sys.exit(f"unknown test token {token!r} (spec:PATH, meson:NAME or plugin:CASES)")
+    with open(log, "a") as out:
+        out.write(f"$ {token}\n")
+        out.flush()
+        try:
+            return subprocess.run(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                  timeout=TEST_TIMEOUT_S).returncode
+        except subprocess.TimeoutExpired:
+            out.write(f"timed out after {TEST_TIMEOUT_S} s\n")
+            return 124
+
+
+def main(argv):
+    if len(argv) == 5 and argv[0] == "run-test":
+        return run_test(*argv[1:])
+    if len(argv) < 2:
+        sys.exit(__doc__)
+    entries = parse(argv[0])
+    command, rest = argv[1], argv[2:]
+    if command == "check":
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        bad = 0
+        for e in entries:
+            path = os.path.join(root, e["file"])
+            count = open(path, encoding="utf-8").read().count(e["find"]) if os.path.exists(path) else 0
+            if count != 1:
+                bad += 1
+                print(f"{e['id']}: found {count} times in {e['file']}: {e['find']!r}")
+        if bad:
+            sys.exit(f"{bad} of {len(entries)} mutations not found exactly once")
+        print(f"{len(entries)} mutations, each found exactly once")
+    elif command == "ids":
+        sample, seed, only = None, 0, None
+        while rest:
+            flag, value, rest = rest[0], rest[1], rest[2:]
+            if flag == "--sample":
+                sample = int(value)
+            elif flag == "--seed":
+                seed = int(value)
+            elif flag == "--only":
+                only = value
+            else:
+                sys.exit(f"unknown option {flag}")
+        chosen = entries
+        if only:  # ids or fnmatch patterns, comma-separated
+            patterns = only.split(",")
+            for p in patterns:
+                if not any(fnmatch.fnmatchcase(e["id"], p) for e in entries):
+                    find(entries, p)  # names the ids
+            chosen = [e for e in entries if any(fnmatch.fnmatchcase(e["id"], p) for p in patterns)]
+        if sample is not None:
+            chosen = pick(chosen, sample, seed)
+        print("\n".join(e["id"] for e in chosen))
+    elif command == "get" and len(rest) == 2:
+        print(find(entries, rest[0])[rest[1]])
+    elif command == "apply" and len(rest) == 3:
+        entry = find(entries, rest[0])
+        text = mutated(entry, open(rest[1], encoding="utf-8").read(), entry["file"])
+        with open(rest[2], "w", encoding="utf-8") as out:
+            out.write(text)
+    else:
+        sys.exit(__doc__)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
