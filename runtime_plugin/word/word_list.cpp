@@ -5,6 +5,7 @@
 #include "generated_support.h"
 
 #include <cstring>
+#include <unordered_set>
 
 namespace spl {
 
@@ -70,6 +71,23 @@ WordItem item_of(const SplValue& value) {
 
 namespace {
 
+// Whether `list` is `target` or holds it at any depth. A push that would make a cycle is
+// refused, so lists never form one: a cycle would never be freed (shared_ptr) and a call
+// taking the list would recurse without end. Iterative: a chain of lists may be deep.
+bool holds(const WordList* list, const WordList* target) {
+    std::vector<const WordList*> pending{list};
+    std::unordered_set<const WordList*> seen;
+    while (!pending.empty()) {
+        const WordList* l = pending.back();
+        pending.pop_back();
+        if (l == target) return true;
+        if (!seen.insert(l).second) continue;
+        for (const WordItem& item : l->items)
+            if (item.list) pending.push_back(item.list.get());
+    }
+    return false;
+}
+
 const WordItem& item_at(const WordList& list, int64_t index, const char* what) {
     if (index < 0 || index >= static_cast<int64_t>(list.items.size()))
         throw SplError(std::string(what) + ": index " + std::to_string(index) + " is out of range for a list of " +
@@ -95,8 +113,12 @@ SPL_TORCH_EXPORT int64_t spl_w_list_push(int64_t list, int64_t tag, int64_t coun
         const int64_t words[] = {w0, w1, w2, w3, w4};
         // Checked first, then appended: a failing push leaves the list as it was.
         std::vector<spl::WordItem> items;
-        for (int64_t k = 0; k < count; ++k)
-            items.push_back(spl::word_item(tag, words[k], "item " + std::to_string(target->items.size() + k)));
+        for (int64_t k = 0; k < count; ++k) {
+            const std::string what = "item " + std::to_string(target->items.size() + k);
+            items.push_back(spl::word_item(tag, words[k], what));
+            if (items.back().list && spl::holds(items.back().list.get(), target.get()))
+                throw spl::SplError(what + ": a list cannot hold itself (this list is, or holds, the list pushed to)");
+        }
         for (auto& item : items) target->items.push_back(std::move(item));
         return list;
     });

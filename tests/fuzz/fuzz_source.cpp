@@ -1,0 +1,23 @@
+// Fuzzes the host's front end (host/lexer.cpp, parser.cpp, type_expr.cpp, resolver.cpp): the
+// input is a Simple source file, lexed, parsed and resolved as splrun does before running a
+// module (host/module_loader.cpp; `use` statements stay unbound, so their names are unknown).
+// A bad program must be a ProgramError; any other exception, or a crash, is a finding.
+#include "diagnostics.h"
+#include "objects.h"
+#include "parser.h"
+#include "resolver.h"
+#include "source.h"
+
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const spl::SourceFile file("fuzz.spl", std::string(reinterpret_cast<const char*>(data), size));
+    try {
+        auto* m = new spl::ModuleObj("fuzz", "fuzz.spl");
+        const spl::Value module(m);
+        m->ast = spl::parse_module(file);
+        spl::resolve_module(*m);
+    } catch (const spl::ProgramError&) {}
+    return 0;
+}
