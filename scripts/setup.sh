@@ -19,11 +19,36 @@ if ((${#missing[@]})); then
 fi
 
 PIN=$(grep -E '^torch==' torch-requirements.txt | cut -d= -f3)
-if ! .venv/bin/python -c "import torch, sklearn, safetensors, tensorboard, sys; sys.exit(torch.__version__.split('+')[0] != '$PIN')" 2>/dev/null; then
+# torchvision, the reference for lib.torch's transforms and MNIST: PyPI's newest is built
+# against the torch before ours (it asks for torch>=2.14), so it goes in with --no-deps: pip
+# never re-resolves the pinned torch for it. Its Python transforms and datasets, and its
+# compiled ops (built on torch's stable ABI), run on our torch.
+TORCHVISION=0.29.2
+# One Python start (torch's import is most of it) says what is missing: 1, torch off its pin or
+# a package of torch-requirements.txt; 2, torchvision off its pin; anything else, no venv.
+venv_state=0
+.venv/bin/python -c "
+import sys
+try:
+    import torch, sklearn, safetensors, tensorboard, tqdm, PIL
+except ImportError:
+    sys.exit(1)
+if torch.__version__.split('+')[0] != '$PIN':
+    sys.exit(1)
+try:
+    import torchvision.transforms, torchvision.datasets
+except ImportError:
+    sys.exit(2)
+sys.exit(2 if torchvision.__version__.split('+')[0] != '$TORCHVISION' else 0)" 2>/dev/null || venv_state=$?
+if [ "$venv_state" != 0 ] && [ "$venv_state" != 2 ]; then
   echo "setup: installing torch $PIN and torch-requirements.txt into .venv (large download on first run)"
   PY=$(command -v python3)
   [ -x .venv/bin/python ] || "$PY" -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r torch-requirements.txt
+fi
+if [ "$venv_state" != 0 ]; then
+  echo "setup: installing torchvision $TORCHVISION into .venv (--no-deps: torch stays at $PIN)"
+  .venv/bin/pip install -q --disable-pip-version-check --no-deps "torchvision==$TORCHVISION"
 fi
 
 # build/: against the pinned wheel. build-1.13/: against Debian's libtorch-dev

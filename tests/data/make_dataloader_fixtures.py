@@ -4,8 +4,8 @@ dataloader_spec.spl to compare lib.torch.data against. DataLoader batches (indic
 over three epochs after torch.manual_seed(s), with and without shuffle and drop_last, and the
 global generator's next draws afterwards (so a missing or extra draw shows); the samplers'
 orders; random_split; default_collate of tuples, dicts and numbers; a custom collate_fn that
-pads with pad_sequence; the transforms (torchvision's tensor code, written here with the same
-torch calls: torchvision is not installed); and PyTorch's error texts.
+pads with pad_sequence; the transforms, made by torchvision's own classes on tensors (the
+version pinned in scripts/setup.sh); and PyTorch's and torchvision's error texts.
 Run: .venv/bin/python tests/data/make_dataloader_fixtures.py"""
 import os
 import sys
@@ -15,6 +15,7 @@ from torch.nn.utils.rnn import pad_sequence
 from torch.utils.data import (IterableDataset, BatchSampler, ConcatDataset, DataLoader, RandomSampler, SequentialSampler,
                               Subset, SubsetRandomSampler, TensorDataset, WeightedRandomSampler, random_split)
 from torch.utils.data._utils.collate import default_collate
+import torchvision.transforms as T
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "nn"))
@@ -60,79 +61,13 @@ def flat(t):
     return [float(v) for v in t.reshape(-1).double().tolist()]
 
 
-# --- torchvision's tensor transforms, with its torch calls -------------------------------
-def tv_pad(img, padding, fill=0, padding_mode="constant"):
-    if isinstance(padding, int):
-        padding = [padding]
-    if len(padding) == 1:
-        p = [padding[0]] * 4
-    elif len(padding) == 2:
-        p = [padding[0], padding[0], padding[1], padding[1]]
-    else:
-        p = [padding[0], padding[2], padding[1], padding[3]]
-    if padding_mode == "edge":
-        padding_mode = "replicate"
-    squeeze = img.ndim < 4
-    if squeeze:
-        img = img.unsqueeze(dim=0)
-    out_dtype = img.dtype
-    cast = padding_mode != "constant" and img.dtype not in (torch.float32, torch.float64)
-    if cast:
-        img = img.to(torch.float32)
-    if padding_mode in ("reflect", "replicate"):
-        img = torch.nn.functional.pad(img, p, mode=padding_mode)
-    else:
-        img = torch.nn.functional.pad(img, p, mode=padding_mode, value=float(fill))
-    if squeeze:
-        img = img.squeeze(dim=0)
-    if cast:
-        img = img.to(out_dtype)
-    return img
-
-
-def tv_random_crop(img, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
-    th, tw = (size, size) if isinstance(size, int) else size
-    if padding is not None:
-        img = tv_pad(img, padding, fill, padding_mode)
-    h, w = img.shape[-2:]
-    if pad_if_needed and w < tw:
-        img = tv_pad(img, [tw - w, 0], fill, padding_mode)
-    if pad_if_needed and h < th:
-        img = tv_pad(img, [0, th - h], fill, padding_mode)
-    h, w = img.shape[-2:]
-    if h < th or w < tw:
-        raise ValueError(f"Required crop size {(th, tw)} is larger than input image size {(h, w)}")
-    if w == tw and h == th:
-        return img
-    i = torch.randint(0, h - th + 1, size=(1,)).item()
-    j = torch.randint(0, w - tw + 1, size=(1,)).item()
-    return img[..., i:i + th, j:j + tw]
-
-
-def tv_hflip(img, p=0.5):
-    return img.flip(-1) if torch.rand(1) < p else img
-
-
-def tv_vflip(img, p=0.5):
-    return img.flip(-2) if torch.rand(1) < p else img
-
-
+# --- the transforms: torchvision's own classes (torchvision.transforms, which lib.torch's
+# mirror), called on tensors ---------------------------------------------------------------
 def rot90(img):
+    """lib.torch's RandomRotation90, which torchvision has no class for (its RandomRotation
+    interpolates any angle): the quarter-turn count drawn as torchvision draws, torch.rot90."""
     k = torch.randint(0, 4, size=(1,)).item()
     return torch.rot90(img, k, [-2, -1])
-
-
-def tv_normalize(tensor, mean, std):
-    if not tensor.is_floating_point():
-        raise TypeError(f"Input tensor should be a float tensor. Got {tensor.dtype}.")
-    if tensor.ndim < 3:
-        raise ValueError(f"Expected tensor to be a tensor image of size (..., C, H, W). Got tensor.size() = {tensor.size()}")
-    tensor = tensor.clone()
-    mean = torch.as_tensor(mean, dtype=tensor.dtype)
-    std = torch.as_tensor(std, dtype=tensor.dtype)
-    if (std == 0).any():
-        raise ValueError(f"std evaluated to zero after conversion to {tensor.dtype}, leading to division by zero.")
-    return tensor.sub_(mean.view(-1, 1, 1)).div_(std.view(-1, 1, 1))
 
 
 class FlipDataset:
@@ -143,7 +78,7 @@ class FlipDataset:
 
     def __getitem__(self, i):
         img = torch.arange(3.0).reshape(1, 1, 3) + 10 * i
-        return tv_hflip(img), i
+        return T.RandomHorizontalFlip()(img), i
 
 
 def pad_collate(batch):
@@ -244,27 +179,32 @@ def main():
         v[name] = out
     # --- transforms -----------------------------------------------------------------------------
     img = torch.arange(2 * 6 * 6, dtype=torch.float32).reshape(2, 6, 6) / 10
+    augment = T.Compose([T.RandomCrop(4, padding=1), T.RandomHorizontalFlip(), rot90, T.Normalize([0.5, 1.0], [2.0, 4.0])])
     for seed in (0, 1, 2):
         torch.manual_seed(seed)
-        outs = []
-        for _ in range(4):
-            t = tv_random_crop(img, 4, padding=1)
-            t = tv_hflip(t)
-            t = rot90(t)
-            t = tv_normalize(t, [0.5, 1.0], [2.0, 4.0])
-            outs.append(flat(t))
-        v[f"transforms_s{seed}"] = outs
+        v[f"transforms_s{seed}"] = [flat(augment(img)) for _ in range(4)]
         v[f"transforms_s{seed}_after"] = after()
     torch.manual_seed(4)
-    v["crop_edge"] = flat(tv_random_crop(img, [5, 3], padding=[1, 2], padding_mode="edge"))
-    v["crop_reflect"] = flat(tv_random_crop(img, 4, padding=[1, 2, 2, 0], padding_mode="reflect"))
+    v["crop_edge"] = flat(T.RandomCrop([5, 3], padding=[1, 2], padding_mode="edge")(img))
+    v["crop_reflect"] = flat(T.RandomCrop(4, padding=[1, 2, 2, 0], padding_mode="reflect")(img))
     u8 = torch.arange(2 * 4 * 4).to(torch.uint8).reshape(2, 4, 4)
-    crop_u8 = tv_random_crop(u8, 5, padding=1, padding_mode="reflect")
+    crop_u8 = T.RandomCrop(5, padding=1, padding_mode="reflect")(u8)
     v["crop_uint8_reflect"] = crop_u8.reshape(-1).tolist()
     v["crop_uint8_dtype"] = str(crop_u8.dtype).replace("torch.", "")
-    v["crop_pad_if_needed"] = flat(tv_random_crop(img, [8, 7], pad_if_needed=True, fill=-1))
-    v["crop_vflip"] = [flat(tv_vflip(img, p=0.7)) for _ in range(3)]
+    v["crop_pad_if_needed"] = flat(T.RandomCrop([8, 7], pad_if_needed=True, fill=-1)(img))
+    vflip = T.RandomVerticalFlip(p=0.7)
+    v["crop_vflip"] = [flat(vflip(img)) for _ in range(3)]
     v["crop_fill_after"] = after()
+    # a 2-d image, a 4-d float64 batch, Normalize in place in float64, flips at p 1 and 0
+    torch.manual_seed(6)
+    v["crop_2d_reflect"] = flat(T.RandomCrop(3, padding=2, padding_mode="reflect")(img[0]))
+    batch64 = torch.arange(2 * 2 * 4 * 4, dtype=torch.float64).reshape(2, 2, 4, 4) / 7
+    v["crop_4d_edge"] = flat(T.RandomCrop([3, 5], pad_if_needed=True, padding_mode="edge")(batch64))
+    target = batch64[0].clone()
+    returned = T.Normalize([0.1, -2.0], [0.3, 5.0], inplace=True)(target)
+    v["normalize_inplace"] = [flat(returned), flat(target)]
+    v["flip_always_never"] = [flat(T.RandomHorizontalFlip(p=1.0)(img)), flat(T.RandomVerticalFlip(p=0.0)(img))]
+    v["crop_more_after"] = after()
     # --- errors ---------------------------------------------------------------------------------
     v["error_batch_size"] = error_text(lambda: DataLoader(ds, batch_size=0))
     v["error_stack"] = error_text(lambda: default_collate([torch.zeros(3), torch.zeros(3), torch.zeros(2)]))
@@ -287,10 +227,10 @@ def main():
     v["error_weighted_num_samples"] = error_text(lambda: WeightedRandomSampler([1.0, 2.0], 0))
     v["error_concat_empty"] = error_text(lambda: ConcatDataset([]))
     v["error_concat_index"] = error_text(lambda: cat[-10])
-    v["error_normalize_dtype"] = error_text(lambda: tv_normalize(torch.zeros(1, 2, 2, dtype=torch.int64), [0.0], [1.0]))
-    v["error_normalize_dim"] = error_text(lambda: tv_normalize(torch.zeros(3, 4), [0.0], [1.0]))
-    v["error_normalize_std"] = error_text(lambda: tv_normalize(torch.zeros(1, 2, 2), [0.0], [0.0]))
-    v["error_crop_size"] = error_text(lambda: tv_random_crop(img, 7))
+    v["error_normalize_dtype"] = error_text(lambda: T.Normalize([0.0], [1.0])(torch.zeros(1, 2, 2, dtype=torch.int64)))
+    v["error_normalize_dim"] = error_text(lambda: T.Normalize([0.0], [1.0])(torch.zeros(3, 4)))
+    v["error_normalize_std"] = error_text(lambda: T.Normalize([0.0], [0.0])(torch.zeros(1, 2, 2)))
+    v["error_crop_size"] = error_text(lambda: T.RandomCrop(7)(img))
     # With torch.Generator objects: the loader, the samplers and random_split draw from it.
     g = torch.Generator().manual_seed(7)
     v["gen_loader_batches"] = batches(DataLoader(TensorDataset(*tensors()), batch_size=4, shuffle=True, generator=g), 3)

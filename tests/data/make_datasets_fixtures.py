@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes a tiny MNIST-layout tree (tests/data/files/mnist/MNIST/raw/: 5 training and 3 test
-images of 28x28, IDX files as torchvision's download leaves them, uncompressed) and
-tests/data/datasets_fixtures.spl: what torchvision's MNIST(..., transform=ToTensor()) gives
-for them (ToTensor = uint8 / 255 as float32, [1, 28, 28]; torchvision is not installed, so
-that is computed here with NumPy), and sklearn's load_digits() values for the digits reader.
+"""Writes tiny MNIST- and FashionMNIST-layout trees (tests/data/files/mnist/MNIST/raw/: 5
+training and 3 test images of 28x28; tests/data/files/fashion/FashionMNIST/raw/: 4 and 2; IDX
+files as torchvision's download leaves them, uncompressed) and tests/data/datasets_fixtures.spl:
+what torchvision's own datasets.MNIST / FashionMNIST(root, train, transform=ToTensor()) give
+when they read those files (the torchvision pinned in scripts/setup.sh; nothing downloaded).
 
     .venv/bin/python tests/data/make_datasets_fixtures.py
 """
@@ -12,12 +12,15 @@ import struct
 import sys
 
 import numpy as np
+import torch
+from torchvision.datasets import MNIST, FashionMNIST
+from torchvision.transforms import ToTensor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
-from fixture_writer import write  # noqa: E402
+from fixture_writer import flat, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RAW = os.path.join(HERE, "files", "mnist", "MNIST", "raw")
+TREES = [("mnist", MNIST, {"train": 5, "t10k": 3}, 0), ("fashion", FashionMNIST, {"train": 4, "t10k": 2}, 1)]
 
 
 def idx(path, array):
@@ -29,18 +32,27 @@ def idx(path, array):
 
 
 def main():
-    os.makedirs(RAW, exist_ok=True)
-    rng = np.random.default_rng(0)
     v = {}
-    for split, n in [("train", 5), ("t10k", 3)]:
-        images = rng.integers(0, 256, size=(n, 28, 28), dtype=np.uint8)
-        labels = rng.integers(0, 10, size=(n,), dtype=np.uint8)
-        idx(os.path.join(RAW, f"{split}-images-idx3-ubyte"), images)
-        idx(os.path.join(RAW, f"{split}-labels-idx1-ubyte"), labels)
-        v[split + "_len"] = n
-        v[split + "_labels"] = [int(x) for x in labels]
-        last = (images[-1].astype(np.float32) / 255).reshape(1, 28, 28)
-        v[split + "_last_image"] = [float(x) for x in last.reshape(-1).astype(np.float64)]
+    for folder, dataset, sizes, seed in TREES:
+        root = os.path.join(HERE, "files", folder)
+        raw = os.path.join(root, dataset.__name__, "raw")
+        os.makedirs(raw, exist_ok=True)
+        rng = np.random.default_rng(seed)
+        for split, n in sizes.items():
+            idx(os.path.join(raw, f"{split}-images-idx3-ubyte"), rng.integers(0, 256, size=(n, 28, 28), dtype=np.uint8))
+            idx(os.path.join(raw, f"{split}-labels-idx1-ubyte"), rng.integers(0, 10, size=(n,), dtype=np.uint8))
+        for split, train in (("train", True), ("t10k", False)):
+            ds = dataset(root, train=train, transform=ToTensor(), download=False)
+            key = f"{folder}_{split}"
+            v[key + "_len"] = len(ds)
+            v[key + "_labels"] = [ds[i][1] for i in range(len(ds))]
+            image = ds[len(ds) - 1][0]
+            v[key + "_last_image"] = flat(image)
+            v[key + "_last_image_shape"] = list(image.shape)
+            v[key + "_last_image_dtype"] = str(image.dtype).replace("torch.", "")
+            v[key + "_data_shape"] = list(ds.data.shape)
+            v[key + "_data_dtype"] = str(ds.data.dtype).replace("torch.", "")
+            v[key + "_targets_dtype"] = str(ds.targets.dtype).replace("torch.", "")
     write(os.path.join(HERE, "datasets_fixtures.spl"), __file__, v)
 
 
