@@ -13,8 +13,9 @@
 #   bench/soak.sh                          # 20,000 steps, a report every 1,000
 #   bench/soak.sh --steps 300 --every 100  # the short sample scripts/test.sh runs
 # --threads N: set_num_threads(N) (ATen's intra-op threads; 0, the default, leaves LibTorch's
-# choice): on a shared, loaded machine each step's parallel regions wait on descheduled
-# threads, and --threads 1 keeps a long run's time to its own work.
+# choice). On a shared, loaded machine the OpenMP threads of each step's parallel regions
+# spin waiting for descheduled ones: --threads 1, or OMP_WAIT_POLICY=passive in the
+# environment, keeps a long run's time to its own work.
 # --quiet: the training output (progress bar) only when the run fails; otherwise it goes to
 # stderr. SOAK_LOG=FILE keeps a copy of it.
 set -euo pipefail
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
     --every) every=${2:-}; shift $(($# > 1 ? 2 : 1)) ;;
     --threads) threads=${2:-}; shift $(($# > 1 ? 2 : 1)) ;;
     --quiet) quiet=1; shift ;;
-    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "soak.sh: unknown option '$1' (--steps N, --every N, --threads N, --quiet)" >&2; exit 2 ;;
   esac
 done
@@ -46,21 +47,25 @@ fi
 # other mid-epoch: mid-epoch the prefetching loader holds the next batch's gather job.
 HANDLE_SLACK=${HANDLE_SLACK:-1}
 SPLRUN=${SPLRUN:-build/host/splrun}
+PROGRAM=${SOAK_PROGRAM:-bench/soak.spl} # another program printing the same lines: to check the verdict
 digits=$(ls .venv/lib/python3*/site-packages/sklearn/datasets/data/digits.csv.gz 2>/dev/null | head -1 || true)
 if [ -z "$digits" ]; then echo "soak.sh: scikit-learn's digits.csv.gz not found under .venv" >&2; exit 2; fi
 if [ ! -x "$SPLRUN" ]; then echo "soak.sh: $SPLRUN not built (ninja -C build)" >&2; exit 2; fi
-timer=()
-if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -f 'soak-peak-kb %M' -o "${TMPDIR:-/tmp}/.soak-peak.$$"); fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/spl-soak.XXXXXX")
-trap 'rm -rf "$tmp" "${TMPDIR:-/tmp}/.soak-peak.$$"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 log=${SOAK_LOG:-$tmp/train.log}
 : >"$log"
 page_kb=$(($(getconf PAGESIZE) / 1024))
+# the process's peak RSS from its exit rusage, where GNU time is installed
+timer=()
+if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -f 'soak-peak-kb %M' -o "$tmp/peak"); fi
+# a line of training output: to the log, and to stderr unless --quiet
+show() { tee -a "$log" | if [ $quiet = 1 ]; then cat >/dev/null; else cat >&2; fi; }
 
 table="$tmp/table"
 set +e
-"${timer[@]}" "$SPLRUN" bench/soak.spl "$digits" "$tmp" "$steps" "$every" "$threads" 2>&1 | {
+"${timer[@]}" "$SPLRUN" "$PROGRAM" "$digits" "$tmp" "$steps" "$every" "$threads" 2>&1 | {
   pid=""
   while IFS= read -r line; do
     case "$line" in
@@ -70,8 +75,8 @@ set +e
         set -- ${line#soak-report }
         printf '%s %s %s %s %s %s %s\n' "${1#step=}" "${2#live=}" "${3#objects=}" \
           $((${4#rss_pages=} * page_kb)) "${hwm_kb:-nan}" "${5#loss=}" "${6#val_acc=}" >>"$table"
-        printf '%s  max_rss_kb=%s\n' "$line" "${hwm_kb:-?}" | tee -a "$log" | { [ $quiet = 1 ] && cat >/dev/null || cat >&2; } ;;
-      *) printf '%s\n' "$line" | tee -a "$log" | { [ $quiet = 1 ] && cat >/dev/null || cat >&2; } ;;
+        printf '%s  max_rss_kb=%s\n' "$line" "${hwm_kb:-?}" | show ;;
+      *) printf '%s\n' "$line" | show ;;
     esac
   done
 }
@@ -87,7 +92,7 @@ if [ "$reports" -ne $((steps / every)) ]; then
   echo "soak.sh: expected $((steps / every)) reports, got $reports" >&2
   exit 2
 fi
-peak_kb=$(awk '$1 == "soak-peak-kb" { print $2 }' "${TMPDIR:-/tmp}/.soak-peak.$$" 2>/dev/null || true)
+peak_kb=$(awk '$1 == "soak-peak-kb" { print $2 }' "$tmp/peak" 2>/dev/null || true)
 
 printf '%8s %13s %13s %9s %13s %8s %8s\n' step live_handles host_objects "RSS MB" "max RSS MB" loss val_acc
 awk '{ printf "%8d %13d %13d %9.1f %13.1f %8.4f %8.4f\n", $1, $2, $3, $4 / 1024, $5 / 1024, $6, $7 }' "$table"
