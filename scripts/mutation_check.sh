@@ -104,7 +104,7 @@ fi
 declare -A broken=()
 tokens=$(for id in "${ids[@]}"; do field "$id" tests | tr ' ' '\n'; done | sort -u)
 for token in $tokens; do
-  if ! helper run-test "$token" "$root" "$root/spl_stubs/lib" "$work/baseline.log"; then
+  if ! helper run-test "$token" "$root" "$root/spl_stubs/lib" "$work/baseline.log" "$work"; then
     broken[$token]=1
     echo "baseline: $token fails without any mutation (its mutations are not counted):" >&2
     tail -15 "$work/baseline.log" >&2
@@ -147,7 +147,7 @@ for id in "${ids[@]}"; do
   killer=""
   : >"$work/run.log"
   for token in $tests; do
-    if ! helper run-test "$token" "$root" "$lib" "$work/run.log"; then
+    if ! helper run-test "$token" "$root" "$lib" "$work/run.log" "$work"; then
       killer=$token
       break
     fi

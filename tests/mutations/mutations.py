@@ -7,21 +7,25 @@ usage:
   mutations.py LIST ids [--sample N] [--seed S] [--only IDS]   IDS: ids or patterns (data-*), commas
   mutations.py LIST get ID KEY                  one field of an entry
   mutations.py LIST apply ID SRC DST            SRC with the entry's find replaced, written to DST
-  mutations.py run-test TOKEN ROOT LIB LOG      runs one test token; its exit status is the test's
+  mutations.py run-test TOKEN ROOT LIB LOG WORK runs one test token; its exit status is the test's
 
 A test token is spec:PATH (`splrun test PATH`, from the repository root, SIMPLE_LIB=LIB),
 meson:NAME (that test's command, environment and folder from build/meson-info, run directly:
 `meson test` would rewrite build/meson-logs, which scripts/test.sh reads for its totals) or
-plugin:CASES (the plugin suite's binary with -tc=CASES).
+plugin:CASES (the plugin suite's binary with -tc=CASES). A spec of tests/spl, nn or optim runs
+in a copy of its folder under WORK with its fixtures made on this machine (fresh_spec).
 """
 import fnmatch
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 
 KEYS = ("id", "file", "find", "replace", "tests", "what")
 TEST_TIMEOUT_S = 600
+FRESH_FOLDERS = ("spl", "nn", "optim")  # tests/meson.build: the suites run by fresh_fixtures.py
 
 
 def parse(path):
@@ -87,13 +91,45 @@ def meson_test(root, name):
     sys.exit(f"no meson test named {name!r} in build/")
 
 
-def run_test(token, root, lib, log):
+def fresh_spec(root, work, spec, log):
+    """The spec's path in a copy of its folder (made once per run, under `work`) whose fixtures
+    the spec reads were made again here, as the meson suite does for tests/spl, nn and optim
+    (tests/fresh_fixtures.py: float32 results differ between CPUs in the last bits). Only the
+    fixture scripts the spec uses are run: all of nn's take minutes."""
+    folder = os.path.basename(os.path.dirname(os.path.abspath(spec)))
+    if folder not in FRESH_FOLDERS or not spec.endswith("_spec.spl"):
+        return spec
+    parent = os.path.join(work, "fresh", folder)
+    copy = os.path.join(parent, folder)
+    if not os.path.isdir(copy):
+        os.makedirs(parent)
+        shutil.copytree(os.path.join(root, "tests", folder), copy,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        for sibling in os.listdir(os.path.join(root, "tests")):
+            if sibling != folder and os.path.isdir(os.path.join(root, "tests", sibling)):
+                os.symlink(os.path.join(root, "tests", sibling), os.path.join(parent, sibling))
+    uses = re.findall(r"^use (\w*fixtures)\b", open(os.path.join(copy, os.path.basename(spec))).read(), re.M)
+    for module in uses:
+        script = os.path.join(copy, "make_" + module + ".py")
+        made = os.path.join(copy, ".made_" + module)
+        if os.path.exists(script) and not os.path.exists(made):
+            with open(log, "a") as out:
+                out.write(f"$ {os.path.basename(script)} (fixtures made on this machine)\n")
+                out.flush()
+                if subprocess.run([os.path.join(root, ".venv", "bin", "python"), script], cwd=copy,
+                                  stdout=out, stderr=subprocess.STDOUT).returncode != 0:
+                    return spec  # the committed fixtures, then; the log says why
+            open(made, "w").close()
+    return os.path.join(copy, os.path.basename(spec))
+
+
+def run_test(token, root, lib, log, work):
     kind, _, arg = token.partition(":")
     env = dict(os.environ)
     cwd = root
     if kind == "spec":
         env.update(SIMPLE_SFFI_PATH=os.path.join(root, "build", "runtime_plugin"), SIMPLE_LIB=lib)
-        cmd = [os.path.join(root, "build", "host", "splrun"), "test", arg]
+        cmd = [os.path.join(root, "build", "host", "splrun"), "test", fresh_spec(root, work, arg, log)]
     elif kind in ("meson", "plugin"):
         t = meson_test(root, arg if kind == "meson" else "plugin")
         env.update(t.get("env") or {})
@@ -113,7 +149,7 @@ def run_test(token, root, lib, log):
 
 
 def main(argv):
-    if len(argv) == 5 and argv[0] == "run-test":
+    if len(argv) == 6 and argv[0] == "run-test":
         return run_test(*argv[1:])
     if len(argv) < 2:
         sys.exit(__doc__)
