@@ -21,16 +21,14 @@ declare -A LT
 while IFS='=' read -r key value; do LT[$key]=$value; done < <(python3 scripts/find_libtorch.py "")
 mkdir -p "$BUILD"
 # The generated entry points (boxed and word only) come from the main build's archive (GCC,
-# uninstrumented), copied under the build lock so that a concurrent rebuild cannot change it
-# under the link; a copy that did not change keeps the targets from relinking.
+# uninstrumented; build build/ first), copied when it changed, under the build lock so that a
+# concurrent rebuild cannot change its objects under the copy. Meson's archive is thin (it
+# names build/'s objects): the copy is a whole archive.
 if [[ " ${TARGETS[*]} " == *" boxed "* || " ${TARGETS[*]} " == *" word "* ]]; then
-  [ -f build/build.ninja ] || { echo "fuzz: configure build/ first (scripts/setup.sh)"; exit 1; }
-  # Meson's archive is thin (it names build/'s objects): copied as a whole archive.
-  flock /tmp/spl-ninja.lock sh -c "ninja -C build runtime_plugin/libspl_torch_ops.a >/dev/null && rm -f $BUILD/ops.a.new &&
-    ar rcs $BUILD/ops.a.new \$(ar t build/runtime_plugin/libspl_torch_ops.a)"
-  if cmp -s "$BUILD/ops.a.new" "$BUILD/libspl_torch_ops.a"; then
-    rm "$BUILD/ops.a.new"
-  else
+  ops=build/runtime_plugin/libspl_torch_ops.a
+  [ -f "$ops" ] || { echo "fuzz: $ops is missing: build build/ first (scripts/setup.sh)"; exit 1; }
+  if [ ! -f "$BUILD/libspl_torch_ops.a" ] || [ "$ops" -nt "$BUILD/libspl_torch_ops.a" ]; then
+    flock /tmp/spl-ninja.lock sh -c "rm -f $BUILD/ops.a.new && ar rcs $BUILD/ops.a.new \$(ar t $ops)"
     mv "$BUILD/ops.a.new" "$BUILD/libspl_torch_ops.a"
   fi
 fi
