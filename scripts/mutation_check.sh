@@ -35,6 +35,24 @@ field() { helper "$list" get "$1" "$2"; }
 work=$(mktemp -d /tmp/spl-mutations.XXXXXX) || exit 2
 lock=/tmp/spl-ninja.lock
 exec 9>>"$lock"
+# Run under `flock /tmp/spl-ninja.lock scripts/test.sh` (which calls this script), the lock is
+# a caller's already: taking it again would wait for ever.
+caller_holds_lock() {
+  local pid=$PPID cmd
+  while [ "$pid" -gt 1 ] 2>/dev/null; do
+    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+    case "$cmd" in flock*"$lock"*) return 0 ;; esac
+    pid=$(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null) || return 1
+  done
+  return 1
+}
+if caller_holds_lock; then
+  take_lock() { :; }
+  let_go() { :; }
+else
+  take_lock() { flock 9 || exit 2; }
+  let_go() { flock -u 9; }
+fi
 pending="" # the repository file that holds a mutation now, if any
 pending_id=""
 
@@ -68,7 +86,7 @@ on_exit() {
     restore
     build || echo "mutation_check.sh: the rebuild after restoring failed (build/meson-logs, $work/build.log)" >&2
   fi
-  flock -u 9
+  let_go
   rm -rf "$work"
   exit $status
 }
@@ -90,21 +108,24 @@ for id in "${ids[@]}"; do
   case "$(field "$id" file)" in spl_stubs/lib/*) ;; *) in_place_count=$((in_place_count + 1)) ;; esac
 done
 if [ $in_place_count -gt 0 ]; then
-  flock 9
+  take_lock
   if ! build; then
     echo "mutation_check.sh: build/ does not build before any mutation:" >&2
     tail -20 "$work/build.log" >&2
     exit 2
   fi
-  flock -u 9
+  let_go
 fi
 
 # The covering tests must pass before anything is mutated: a test that already fails would
 # "kill" every mutant.
 declare -A broken=()
-tokens=$(for id in "${ids[@]}"; do field "$id" tests | tr ' ' '\n'; done | sort -u)
-for token in $tokens; do
-  if ! helper run-test "$token" "$root" "$root/spl_stubs/lib" "$work/baseline.log" "$work"; then
+mapfile -t tokens < <(helper "$list" tokens "${ids[@]}" | sort -u)
+for token in "${tokens[@]}"; do
+  helper run-test "$token" "$root" "$root/spl_stubs/lib" "$work/baseline.log" "$work"
+  result=$?
+  [ $result = 86 ] && exit 2 # a token that names no test: the list is wrong
+  if [ $result != 0 ]; then
     broken[$token]=1
     echo "baseline: $token fails without any mutation (its mutations are not counted):" >&2
     tail -15 "$work/baseline.log" >&2
@@ -116,9 +137,10 @@ for id in "${ids[@]}"; do
   n=$((n + 1))
   file=$(field "$id" file)
   tests=$(field "$id" tests)
+  mapfile -t id_tokens < <(helper "$list" tokens "$id")
   start=$SECONDS
   skip=""
-  for token in $tests; do [ -n "${broken[$token]:-}" ] && skip=$token; done
+  for token in "${id_tokens[@]}"; do [ -n "${broken[$token]:-}" ] && skip=$token; done
   if [ -n "$skip" ]; then
     skipped+=("$id (baseline of $skip fails)")
     printf '[%2d/%d] skipped   %s (its test %s fails unmutated)\n' "$n" "${#ids[@]}" "$id" "$skip"
@@ -133,7 +155,7 @@ for id in "${ids[@]}"; do
     target=$lib/${file#spl_stubs/lib/}
     helper "$list" apply "$id" "$target" "$target" || exit 2
   else
-    flock 9
+    take_lock
     cp "$file" "$work/original" || exit 2
     helper "$list" apply "$id" "$file" "$work/mutated" || exit 2
     pending=$file pending_id=$id
@@ -146,8 +168,11 @@ for id in "${ids[@]}"; do
   fi
   killer=""
   : >"$work/run.log"
-  for token in $tests; do
-    if ! helper run-test "$token" "$root" "$lib" "$work/run.log" "$work"; then
+  for token in "${id_tokens[@]}"; do
+    helper run-test "$token" "$root" "$lib" "$work/run.log" "$work"
+    result=$?
+    [ $result = 86 ] && exit 2 # a token that names no test: the list is wrong (the trap restores)
+    if [ $result != 0 ]; then
       killer=$token
       break
     fi
@@ -159,7 +184,7 @@ for id in "${ids[@]}"; do
       tail -20 "$work/build.log" >&2
       exit 2
     fi
-    flock -u 9
+    let_go
   fi
   counted=$((counted + 1))
   if [ -n "$killer" ]; then
@@ -174,9 +199,9 @@ done
 # Every file is back already, and rebuilt after each C++ mutation; the build is brought up to
 # date once more at the end (a no-op unless someone changed a source meanwhile).
 if [ $in_place_count -gt 0 ]; then
-  flock 9
+  take_lock
   build || echo "mutation_check.sh: build/ did not build at the end (someone else's change?)" >&2
-  flock -u 9
+  let_go
 fi
 echo "killed $killed of $counted"
 for s in "${survivors[@]}"; do echo "survived: $s"; done

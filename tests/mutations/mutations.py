@@ -6,6 +6,7 @@ usage:
   mutations.py LIST check                       every entry complete, its find text once in its file
   mutations.py LIST ids [--sample N] [--seed S] [--only IDS]   IDS: ids or patterns (data-*), commas
   mutations.py LIST get ID KEY                  one field of an entry
+  mutations.py LIST tokens ID...                the test tokens of the entries, one a line
   mutations.py LIST apply ID SRC DST            SRC with the entry's find replaced, written to DST
   mutations.py run-test TOKEN ROOT LIB LOG WORK runs one test token; its exit status is the test's
 
@@ -25,6 +26,7 @@ import sys
 
 KEYS = ("id", "file", "find", "replace", "tests", "what")
 TEST_TIMEOUT_S = 600
+LIST_BROKEN = 86  # run-test's status for a token that names no test (a failing test gives another)
 FRESH_FOLDERS = ("spl", "nn", "optim")  # tests/meson.build: the suites run by fresh_fixtures.py
 
 
@@ -88,7 +90,8 @@ def meson_test(root, name):
     for t in json.load(open(os.path.join(root, "build", "meson-info", "intro-tests.json"))):
         if t["name"] == name:
             return t
-    sys.exit(f"no meson test named {name!r} in build/")
+    print(f"no meson test named {name!r} in build/ (meson test -C build --list)", file=sys.stderr)
+    sys.exit(LIST_BROKEN)
 
 
 def fresh_spec(root, work, spec, log):
@@ -136,7 +139,8 @@ def run_test(token, root, lib, log, work):
         cmd = list(t["cmd"]) + ([f"-tc={arg}"] if kind == "plugin" else [])
         cwd = t.get("workdir") or os.path.join(root, "build")
     else:
-        sys.exit(f"unknown test token {token!r} (spec:PATH, meson:NAME or plugin:CASES)")
+        print(f"unknown test token {token!r} (spec:PATH, meson:NAME or plugin:CASES)", file=sys.stderr)
+        sys.exit(LIST_BROKEN)
     with open(log, "a") as out:
         out.write(f"$ {token}\n")
         out.flush()
@@ -185,10 +189,15 @@ def main(argv):
             for p in patterns:
                 if not any(fnmatch.fnmatchcase(e["id"], p) for e in entries):
                     find(entries, p)  # names the ids
-            chosen = [e for e in entries if any(fnmatch.fnmatchcase(e["id"], p) for p in patterns)]
+            chosen = []  # in the order of the patterns
+            for p in patterns:
+                chosen += [e for e in entries if fnmatch.fnmatchcase(e["id"], p) and e not in chosen]
         if sample is not None:
             chosen = pick(chosen, sample, seed)
         print("\n".join(e["id"] for e in chosen))
+    elif command == "tokens":
+        for ident in rest:
+            print("\n".join(t.strip() for t in find(entries, ident)["tests"].split(";") if t.strip()))
     elif command == "get" and len(rest) == 2:
         print(find(entries, rest[0])[rest[1]])
     elif command == "apply" and len(rest) == 3:
