@@ -3,90 +3,204 @@
 claims to: the reference is the task itself (XOR's truth table, the true regression
 weights, held-out accuracy), not a stored output.
 
+Numbers are read as splrun prints an f64 (shortest round-trip text: 2.0, -3.4, 1e-05, 1e+20,
+nan, inf, -inf). A NaN never passes (every bound is a comparison NaN fails), lists must be as
+long as their reference, and output that cannot be read is a FAIL that names the example and
+the line, after which the other examples still run.
+
 usage: check_examples.py SPLRUN EXAMPLES_DIR [NAME...]
+       check_examples.py --self-test   (the checks against made-up outputs, no splrun)
 """
 import glob
+import math
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
+# One f64 as splrun prints it (host/value.cpp format_float, or a `:.Nf` format spec).
+NUMBER = re.compile(r"[-+]?(?:inf|nan|\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+
+
+class CheckFailed(AssertionError):
+    pass
+
+
+def require(condition, reason):
+    """An assert that `python -O` does not remove."""
+    if not condition:
+        raise CheckFailed(reason)
+
 
 def run(splrun, path, args=()):
     done = subprocess.run([splrun, path, *args], capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        raise AssertionError(f"{path} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    require(done.returncode == 0, f"{path} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}")
     return done.stdout
 
 
-def numbers(line):
-    return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", line)]
+def number(token, line):
+    require(NUMBER.fullmatch(token) is not None, f"cannot read {token!r} as a number in the line {line!r}")
+    return float(token)
+
+
+def line_starting(out, prefix):
+    for line in out.splitlines():
+        if line.startswith(prefix):
+            return line
+    raise CheckFailed(f"no line starting {prefix!r} in the output")
+
+
+def list_after(line, prefix):
+    """The f64 list printed after `prefix` on `line`, as `[a, b, c]`."""
+    text = line[len(prefix):].strip()
+    require(text.startswith("[") and text.endswith("]"), f"no [list] after {prefix!r} in the line {line!r}")
+    inner = text[1:-1].strip()
+    return [number(item.strip(), line) for item in inner.split(",")] if inner else []
+
+
+def values_after(out, label):
+    """The number after `label` on every line that holds it, in order."""
+    found = []
+    for line in out.splitlines():
+        at = line.find(label)
+        if at >= 0:
+            rest = line[at + len(label):].split()
+            require(rest, f"nothing after {label!r} in the line {line!r}")
+            found.append(number(rest[0], line))
+    require(found, f"no {label!r} in the output")
+    return found
+
+
+def within(got, want, tol):
+    return not math.isnan(got) and not math.isnan(want) and abs(got - want) < tol
 
 
 def check_xor(out):
-    assert "rounded: [0.0, 1.0, 1.0, 0.0]" in out, "XOR not learned"
+    require("rounded: [0.0, 1.0, 1.0, 0.0]" in out, "XOR not learned")
 
 
 def check_regression(out):
-    learned = numbers(next(l for l in out.splitlines() if l.startswith("learned w:")))
-    true = numbers(next(l for l in out.splitlines() if l.startswith("true w:")))
-    assert all(abs(a - b) < 0.02 for a, b in zip(learned, true)), (learned, true)
-    b_line = next(l for l in out.splitlines() if l.startswith("learned b:"))
-    learned_b, true_b = numbers(b_line)
-    assert abs(learned_b - true_b) < 0.02, b_line
+    learned = list_after(line_starting(out, "learned w:"), "learned w:")
+    true = list_after(line_starting(out, "true w:"), "true w:")
+    require(true, "the true weights are an empty list")
+    require(len(learned) == len(true), f"{len(learned)} learned weights, {len(true)} true ones: {learned} {true}")
+    far = [i for i in range(len(true)) if not within(learned[i], true[i], 0.02)]
+    require(not far, f"weights {far} not within 0.02: learned {learned}, true {true}")
+    learned_b = values_after(out, "learned b:")[-1]
+    true_b = values_after(out, "true b:")[-1]
+    require(within(learned_b, true_b, 0.02), f"learned b {learned_b}, true b {true_b}")
 
 
 def check_cnn(out):
-    accuracies = [float(m) for m in re.findall(r"test accuracy (\d\.\d+)", out)]
-    assert accuracies and accuracies[-1] >= 0.9, f"final test accuracy {accuracies}"
+    accuracies = values_after(out, "test accuracy ")
+    require(accuracies[-1] >= 0.9, f"final test accuracy {accuracies}")
 
 
 def check_lstm(out):
-    baseline = float(re.search(r"baseline \(repeat the last value\): mse (\d+\.\d+)", out).group(1))
-    test = [float(m) for m in re.findall(r"test mse (\d+\.\d+)", out)]
-    assert test and test[-1] < 0.5 * baseline, f"test mse {test} against the baseline {baseline}"
+    baseline = values_after(out, "baseline (repeat the last value): mse ")[-1]
+    test = values_after(out, "test mse ")
+    require(math.isfinite(baseline) and baseline > 0, f"baseline mse {baseline}")
+    require(test[-1] < 0.5 * baseline, f"test mse {test} against the baseline {baseline}")
 
 
 def check_digits(out):
-    m = re.search(r"test accuracy of the best checkpoint: (\d\.\d+)", out)
-    assert m and float(m.group(1)) >= 0.98, f"test accuracy {m.group(1) if m else None} (the issue asks >= 0.98)"
+    accuracy = values_after(out, "test accuracy of the best checkpoint: ")[-1]
+    require(accuracy >= 0.98, f"test accuracy {accuracy} (the issue asks >= 0.98)")
 
 
 def digits_args(examples, tmp):
     """scikit-learn's digits.csv.gz in the project's .venv, and a checkpoint path."""
     found = glob.glob(os.path.join(examples, "..", ".venv", "lib", "python3*", "site-packages", "sklearn", "datasets", "data", "digits.csv.gz"))
-    if not found:
-        raise AssertionError("scikit-learn's digits.csv.gz not found in .venv (scripts/setup.sh installs it)")
+    require(found, "scikit-learn's digits.csv.gz not found in .venv (scripts/setup.sh installs it)")
     return [found[0], os.path.join(tmp, "digits-best.pt")]
 
 
 CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm, "digits": check_digits}
 
 
-def check_all(names, check_one):
-    """Runs check_one(name) for each name (it raises AssertionError to fail), prints ok or FAIL
-    with the reason for each, and exits 1 when any failed."""
+def check_all(names, check_one, say=print):
+    """Runs check_one(name) for each name, says ok or FAIL with the reason for each (any
+    exception is a FAIL of that example, not the end of the run) and returns how many failed."""
     failed = 0
     for name in names:
         try:
             done = check_one(name)
-            print(f"ok   {name}" + (f": {done}" if done else ""))
+            say(f"ok   {name}" + (f": {done}" if done else ""))
         except AssertionError as e:
             failed += 1
-            print(f"FAIL {name}: {e}")
-    sys.exit(1 if failed else 0)
+            say(f"FAIL {name}: {e}")
+        except Exception as e:  # a timeout, a missing file: this example fails, the rest run
+            failed += 1
+            say(f"FAIL {name}: {type(e).__name__}: {e}")
+    return failed
+
+
+REGRESSION_OK = "learned w: [1.999, -3.39, 0.5]\ntrue w:    [2.0, -3.4, 0.5]\nlearned b: 4.2001   true b: 4.2\n"
+LSTM_OK = "baseline (repeat the last value): mse 0.0400\nstep  10: train mse 0.0300   test mse 0.0100\n"
+
+# (example, made-up output, whether its check must pass)
+SELF_TEST_CASES = [
+    ("regression", REGRESSION_OK, True),
+    ("regression", "learned w: [1e-05, -3.4, 1e+20]\ntrue w: [1e-05, -3.4, 1e+20]\nlearned b: -inf   true b: 4.2\n", False),
+    ("regression", "learned w: [1e-05, -3.4, 1e+20]\ntrue w: [1e-05, -3.4, 1e+20]\nlearned b: 4.2   true b: 4.2\n", True),
+    ("regression", "learned w: [nan, nan, nan]\ntrue w:    [2.0, -3.4, 0.5]\nlearned b: 4.2   true b: 4.2\n", False),
+    ("regression", "learned w: [2.0]\ntrue w:    [2.0, -3.4, 0.5]\nlearned b: 4.2   true b: 4.2\n", False),
+    ("regression", "learned w: []\ntrue w:    []\nlearned b: 4.2   true b: 4.2\n", False),
+    ("regression", "learned w: [2.0, -3.4, 0.5]\ntrue w:    [2.0, -3.4, 0.5]\nlearned b: nan   true b: 4.2\n", False),
+    ("regression", "learned w: [2.0, oops, 0.5]\ntrue w:    [2.0, -3.4, 0.5]\nlearned b: 4.2   true b: 4.2\n", False),
+    ("regression", "true w:    [2.0, -3.4, 0.5]\n", False),
+    ("cnn", "epoch 0: loss 0.3000  test accuracy 0.953\n", True),
+    ("cnn", "epoch 0: loss 0.3000  test accuracy 0.953\nepoch 1: loss nan  test accuracy nan\n", False),
+    ("cnn", "epoch 0: loss nan\n", False),
+    ("lstm", LSTM_OK, True),
+    ("lstm", LSTM_OK.replace("test mse 0.0100", "test mse nan"), False),
+    ("lstm", LSTM_OK.replace("mse 0.0400", "mse nan"), False),
+    ("lstm", "step  10: train mse 0.0300   test mse 0.0100\n", False),
+    ("digits", "test accuracy of the best checkpoint: 0.9900\n", True),
+    ("digits", "test accuracy of the best checkpoint: nan\n", False),
+    ("xor", "rounded: [0.0, 1.0, 1.0, 0.0] (want [0.0, 1.0, 1.0, 0.0])\n", True),
+    ("xor", "rounded: [nan, nan, nan, nan] (want [0.0, 1.0, 1.0, 0.0])\n", False),
+]
+
+
+def self_test():
+    """Each check against made-up outputs (NaN, short lists, unreadable lines must FAIL with a
+    reason), and check_all going on past an example that raises something else."""
+    wrong = 0
+    for name, out, should_pass in SELF_TEST_CASES:
+        said = []
+        check_all([name], lambda n: CHECKS[n](out), say=said.append)
+        passed = said[0].startswith("ok")
+        good = passed == should_pass and (passed or ": " in said[0])
+        wrong += not good
+        print(f"{'ok  ' if good else 'WRONG'} want {'ok' if should_pass else 'FAIL'}, got {said[0]!r}")
+
+    def raising(name):
+        if name == "first":
+            raise subprocess.TimeoutExpired("splrun", 600)
+
+    said = []
+    failed = check_all(["first", "second"], raising, say=said.append)
+    good = failed == 1 and len(said) == 2 and said[0].startswith("FAIL first: TimeoutExpired") and said[1] == "ok   second"
+    wrong += not good
+    print(f"{'ok  ' if good else 'WRONG'} a timeout fails one example and the next still runs: {said}")
+    print(f"{len(SELF_TEST_CASES) + 1 - wrong} of {len(SELF_TEST_CASES) + 1} self-test cases as expected")
+    return 1 if wrong else 0
 
 
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
     splrun, examples = sys.argv[1], sys.argv[2]
     tmp = tempfile.mkdtemp(prefix="spl-torch-examples-")
 
     def check_one(name):
+        require(name in CHECKS, f"no such example (known: {', '.join(CHECKS)})")
         args = digits_args(examples, tmp) if name == "digits" else []
         CHECKS[name](run(splrun, f"{examples}/{name}.spl", args))
 
-    check_all(sys.argv[3:] or list(CHECKS), check_one)
+    sys.exit(1 if check_all(sys.argv[3:] or list(CHECKS), check_one) else 0)
 
 
 if __name__ == "__main__":
