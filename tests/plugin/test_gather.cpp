@@ -36,9 +36,9 @@ TEST_CASE_FIXTURE(LeakChecked, "gathered rows equal index_select's, for each ten
     REQUIRE(done.ok);
     const std::vector<int64_t> parts = handles_of(done.value);
     REQUIRE(parts.size() == 3);
-    expect_same(parts[0], at::index_select(x.ref, 0, index), 0, 0);
-    expect_same(parts[1], at::index_select(y.ref, 0, index), 0, 0);
-    expect_same(parts[2], at::index_select(m.ref, 0, index), 0, 0);
+    expect_same(parts[0], at::index_select(x.ref, 0, index));
+    expect_same(parts[1], at::index_select(y.ref, 0, index));
+    expect_same(parts[2], at::index_select(m.ref, 0, index));
     CHECK_FALSE(plugin().is_live(job.value.as_i64())); // finishing frees the job
 }
 
@@ -52,7 +52,7 @@ TEST_CASE_FIXTURE(LeakChecked, "a job keeps its tensors: freeing their handles w
     plugin().free(x.h);
     const Outcome done = finish(job.value.as_i64());
     REQUIRE(done.ok);
-    expect_same(handles_of(done.value).at(0), at::index_select(ref, 0, at::tensor(rows, at::kLong)), 0, 0);
+    expect_same(handles_of(done.value).at(0), at::index_select(ref, 0, at::tensor(rows, at::kLong)));
 }
 
 TEST_CASE_FIXTURE(LeakChecked, "a row out of range fails at finish with PyTorch's IndexError text, and frees the job") {

@@ -63,11 +63,16 @@ std::vector<int64_t> shape_of(int64_t handle);
 std::string dtype_of_handle(int64_t handle);
 std::vector<int64_t> handles_of(const Value& array);
 
-// Checks dtype, shape and values of a plugin result against the ATen reference.
-void expect_same(int64_t handle, const at::Tensor& expected, double rtol = 1e-5, double atol = 1e-6);
+// Checks dtype, shape and values of a plugin result against the ATen reference, exactly:
+// the plugin and the reference make the same ATen call on the same machine, so every value
+// is the same bits (NaN matches NaN in the same position; 0.0 and -0.0 differ). A reference
+// that computes differently (another kernel, device or dtype) is not a case for this.
+void expect_same(int64_t handle, const at::Tensor& expected);
+// What expect_same finds: "" when dtype, shape and every value's bits agree, else the first
+// disagreement (dtype, shape, NaN places, or how many values differ).
+std::string tensor_difference(const at::Tensor& got, const at::Tensor& expected);
 // op_handle(name, args) then expect_same.
-void expect_op(const std::string& name, const std::vector<Arg>& args, const at::Tensor& expected, double rtol = 1e-5,
-               double atol = 1e-6);
+void expect_op(const std::string& name, const std::vector<Arg>& args, const at::Tensor& expected);
 
 // Checks that a call failed and that its message holds every fragment.
 void expect_error(const Outcome& outcome, std::initializer_list<std::string> fragments);
