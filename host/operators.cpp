@@ -98,6 +98,11 @@ std::vector<size_t> utf8_offsets(const std::string& s) {
     return offs;
 }
 
+// Two numbers of which one is NaN: no ordering holds between them.
+bool unordered_numbers(const Value& a, const Value& b) {
+    return a.is_number() && b.is_number() && (std::isnan(a.to_double()) || std::isnan(b.to_double()));
+}
+
 } // namespace
 
 bool Interpreter::truthy(const Value& v, SourceLoc loc) {
@@ -143,9 +148,10 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
     case BinOp::Eq: return Value::boolean(equal(a, b, loc));
     case BinOp::Ne: return Value::boolean(!equal(a, b, loc));
     case BinOp::Lt: return Value::boolean(compare(a, b, loc) < 0);
-    case BinOp::Le: return Value::boolean(compare(a, b, loc) <= 0);
+    // compare() ranks NaN level with everything; IEEE (and Python) make every ordering with NaN false.
+    case BinOp::Le: return Value::boolean(!unordered_numbers(a, b) && compare(a, b, loc) <= 0);
     case BinOp::Gt: return Value::boolean(compare(a, b, loc) > 0);
-    case BinOp::Ge: return Value::boolean(compare(a, b, loc) >= 0);
+    case BinOp::Ge: return Value::boolean(!unordered_numbers(a, b) && compare(a, b, loc) >= 0);
     case BinOp::In:
     case BinOp::NotIn: {
         bool found = false;
