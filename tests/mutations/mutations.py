@@ -13,7 +13,7 @@ usage:
 A test token is spec:PATH (`splrun test PATH`, from the repository root, SIMPLE_LIB=LIB),
 meson:NAME (that test's command, environment and folder from build/meson-info, run directly:
 `meson test` would rewrite build/meson-logs, which scripts/test.sh reads for its totals) or
-plugin:CASES (the plugin suite's binary with -tc=CASES). A spec of tests/spl, nn or optim runs
+plugin:CASES (the plugin suite's binary with -tc=CASES; plugin:!CASES: all but those, -tce). A spec of tests/spl, nn or optim runs
 in a copy of its folder under WORK with its fixtures made on this machine (fresh_spec).
 """
 import fnmatch
@@ -136,7 +136,10 @@ def run_test(token, root, lib, log, work):
     elif kind in ("meson", "plugin"):
         t = meson_test(root, arg if kind == "meson" else "plugin")
         env.update(t.get("env") or {})
-        cmd = list(t["cmd"]) + ([f"-tc={arg}"] if kind == "plugin" else [])
+        # plugin:!CASES leaves those cases out (-tce): a timing case that fails under load
+        # says nothing about a mutant.
+        cases = [] if kind == "meson" else [f"-tce={arg[1:]}"] if arg.startswith("!") else [f"-tc={arg}"]
+        cmd = list(t["cmd"]) + cases
         cwd = t.get("workdir") or os.path.join(root, "build")
     else:
         print(f"unknown test token {token!r} (spec:PATH, meson:NAME or plugin:CASES)", file=sys.stderr)
