@@ -1,6 +1,8 @@
 // Renders a ProgramError: location, source line, caret and the calls that led there.
 #include "diagnostics.h"
 
+#include <algorithm>
+
 namespace spl {
 
 void throw_error(ErrorKind kind, SourceLoc loc, std::string message) {
@@ -24,17 +26,43 @@ std::string padding_to(std::string_view line, uint32_t col) {
     return pad;
 }
 
+// A line longer than this many bytes is shown as the part around the column, so that
+// an error in a generated one-line program of megabytes prints a line, not the program.
+constexpr size_t kExcerptBytes = 120;
+
+bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
 } // namespace
 
 std::string source_excerpt(SourceLoc loc) {
     if (!loc.known()) return "";
     std::string_view line = loc.file->line_text(loc.line);
+    uint32_t col = loc.col;
+    std::string before, after;
+    if (line.size() > kExcerptBytes) {
+        size_t at = 0; // the byte where column `col` starts
+        for (uint32_t cp = 1; at < line.size() && cp < col; ++cp)
+            while (++at < line.size() && utf8_continuation(line[at])) {}
+        size_t begin = at > kExcerptBytes / 2 ? at - kExcerptBytes / 2 : 0;
+        while (begin > 0 && utf8_continuation(line[begin])) --begin;
+        size_t end = std::min(line.size(), begin + kExcerptBytes);
+        while (end < line.size() && utf8_continuation(line[end])) --end;
+        for (size_t i = 0; i < begin; ++i)
+            if (!utf8_continuation(line[i])) --col;
+        if (begin > 0) {
+            before = "...";
+            col += 3;
+        }
+        if (end < line.size()) after = "...";
+        line = line.substr(begin, end - begin);
+    }
+    std::string shown = before + std::string(line) + after;
     std::string num = std::to_string(loc.line);
     std::string gutter(num.size(), ' ');
     std::string out;
     out += gutter + " |\n";
-    out += num + " | " + std::string(line) + "\n";
-    out += gutter + " | " + padding_to(line, loc.col) + "^\n";
+    out += num + " | " + shown + "\n";
+    out += gutter + " | " + padding_to(shown, col) + "^\n";
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include "module_loader.h"
 #include "plugin_loader.h"
 #include "sspec.h"
+#include "stack_limit.h"
 #include "word_ffi.h"
 
 namespace spl {
@@ -30,7 +31,7 @@ const char* op_method_name(Op op) {
 Interpreter::Interpreter(HostOptions options)
     : options_(std::move(options)), plugins_(std::make_unique<PluginLoader>(options_.plugin_dirs)),
       modules_(std::make_unique<ModuleLoader>(*this, options_.lib_roots)), spec_(std::make_unique<SpecRunner>(*this)),
-      stack_(new Value[kStackSlots]), stack_size_(kStackSlots) {
+      stack_(new Value[kStackSlots]), stack_size_(kStackSlots), stack_floor_(call_stack_floor()) {
     for (const BuiltinDef& def : builtin_table()) builtins_.emplace_back(new BuiltinObj(&def));
 
     auto make_enum = [&](const char* name, std::vector<VariantInfo> variants) {
@@ -93,10 +94,18 @@ void Interpreter::pop_slots(Value* base, uint32_t n) {
 }
 
 FrameScope::FrameScope(Interpreter& in, CallFrame* frame, SourceLoc loc) : in_(in), saved_(in.frame_) {
-    if (in.depth_ >= in.options_.max_depth)
-        runtime_error(loc, "stack overflow: more than " + std::to_string(in.options_.max_depth) + " nested calls");
+    if (in.depth_ >= in.options_.max_depth || stack_below(in.stack_floor_)) refuse(in, loc);
     ++in.depth_;
     in.frame_ = frame;
+}
+
+// Out of line, so that building the message costs the constructor nothing on every call.
+void FrameScope::refuse(const Interpreter& in, SourceLoc loc) {
+    if (in.depth_ >= in.options_.max_depth)
+        runtime_error(loc, "stack overflow: more than " + std::to_string(in.options_.max_depth) + " nested calls");
+    runtime_error(loc, "stack overflow: " + std::to_string(in.depth_) +
+                           " nested calls have used up the interpreter's stack (the expressions and blocks "
+                           "inside them nest deeply)");
 }
 
 Value Interpreter::eval_detached(const ast::Expr& e, uint32_t nslots) {

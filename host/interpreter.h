@@ -257,6 +257,7 @@ private:
     size_t sp_ = 0;
     CallFrame* frame_ = nullptr;
     int depth_ = 0;
+    const char* stack_floor_ = nullptr; // calls below it are refused (stack_limit.h)
     int drop_errors_ = 0;
 };
 
@@ -288,6 +289,8 @@ public:
     FrameScope& operator=(const FrameScope&) = delete;
 
 private:
+    [[noreturn, gnu::cold, gnu::noinline]] static void refuse(const Interpreter& in, SourceLoc loc);
+
     Interpreter& in_;
     CallFrame* saved_;
 };

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "diagnostics.h"
+#include "nesting.h"
 
 namespace spl {
 
@@ -569,7 +570,17 @@ bool Lexer::lex_operator(std::vector<Token>& out) {
         SourceLoc loc = here();
         size_t begin = pos_;
         for (size_t i = 0; i < n; ++i) advance();
-        if (op.kind == Tok::LParen || op.kind == Tok::LBracket || op.kind == Tok::LBrace) ++bracket_depth_;
+        if (op.kind == Tok::LParen || op.kind == Tok::LBracket || op.kind == Tok::LBrace) {
+            // Refused here as well as in the parser: a file of a million `(` then fails
+            // at the first one too many, before the rest of it is made into tokens.
+            if (bracket_depth_ >= kMaxNesting)
+                fail(loc, std::string("too many nested ") +
+                              (op.kind == Tok::LParen     ? "parentheses"
+                               : op.kind == Tok::LBracket ? "brackets"
+                                                          : "braces") +
+                              ": more than " + std::to_string(kMaxNesting) + " levels of nesting");
+            ++bracket_depth_;
+        }
         if ((op.kind == Tok::RParen || op.kind == Tok::RBracket || op.kind == Tok::RBrace) && bracket_depth_ > 0)
             --bracket_depth_;
         emit(out, op.kind, loc, begin);

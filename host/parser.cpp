@@ -7,6 +7,7 @@
 
 #include "diagnostics.h"
 #include "lexer.h"
+#include "nesting.h"
 #include "scalar_types.h"
 #include "type_expr.h"
 
@@ -25,11 +26,13 @@ struct ParserTokens {
 
 class Parser : private ParserTokens, private TokenCursor {
 public:
-    Parser(const SourceFile& file, std::vector<Token> tokens)
-        : ParserTokens(std::move(tokens)), TokenCursor(toks_, pos_), file_(file) {}
+    // `depth`: the level the text starts at (an interpolation's, inside its string).
+    Parser(const SourceFile& file, std::vector<Token> tokens, int depth = 0)
+        : ParserTokens(std::move(tokens)), TokenCursor(toks_, pos_), file_(file), nesting_{depth, depth} {}
 
     std::unique_ptr<Module> parse_file();
     ExprPtr parse_fragment(); // one expression then end of input
+    int nesting_peak() const { return nesting_.peak; }
 
 private:
     // ---- token access (cur, peek, at, advance, accept, expect: TokenCursor)
@@ -95,6 +98,7 @@ private:
 
     const SourceFile& file_;
     std::vector<StmtPtr> pending_exports_; // from `export fn ...`, appended after the declaration
+    NestingCount nesting_;                 // how deep the tree being built is (nesting.h)
 };
 
 bool starts_upper(std::string_view s) { return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])); }
@@ -145,6 +149,8 @@ void Parser::end_statement() {
 
 Block Parser::parse_indented_block() {
     expect(Tok::Newline, "end of line");
+    NestingGuard nest(nesting_);
+    nest.level(cur().loc, "blocks");
     expect(Tok::Indent, "an indented block");
     Block b;
     while (!at(Tok::Dedent) && !at(Tok::Eof)) {
@@ -765,6 +771,8 @@ ExprPtr Parser::parse_expr() {
 
 ExprPtr Parser::parse_lambda() {
     SourceLoc loc = cur().loc;
+    NestingGuard nest(nesting_);
+    nest.level(loc, "lambdas");
     advance();
     auto proto = std::make_unique<FnProto>();
     proto->name = "<lambda>";
@@ -844,12 +852,15 @@ constexpr int kSignPriority = 10; // `-a * b` is `(-a) * b`; `-a ** 2` is `-(a *
 } // namespace
 
 ExprPtr Parser::parse_operators(int limit) {
+    NestingGuard nest(nesting_);
     ExprPtr e = parse_prefixed(limit);
     while (true) {
         const InfixRule* rule = nullptr;
         for (const InfixRule& r : kInfix)
             if (at(r.tok) && (r.tok != Tok::KwNot || peek().kind == Tok::KwIn)) rule = &r;
         if (!rule || rule->left <= limit) return e;
+        // Each operator is one level above the chain so far: the chain is a tree as deep as it is long.
+        nest.level(cur().loc, "operators", "each operator of a chain like `a + b + c` nests one level");
         SourceLoc loc = advance().loc;
         if (rule->tok == Tok::KwNot) advance(); // the `in` of `not in`
         switch (rule->kind) {
@@ -870,12 +881,15 @@ ExprPtr Parser::parse_operators(int limit) {
 }
 
 ExprPtr Parser::parse_prefixed(int limit) {
+    NestingGuard nest(nesting_);
     if (at(Tok::KwNot) && kNotPriority >= limit) {
+        nest.level(cur().loc, "prefix operators");
         SourceLoc loc = advance().loc;
         return std::make_unique<Unary>(loc, UnaryOp::Not, parse_operators(kNotPriority));
     }
     if ((at(Tok::Minus) || at(Tok::Plus)) && kSignPriority >= limit) {
         bool neg = at(Tok::Minus);
+        nest.level(cur().loc, "prefix operators");
         SourceLoc loc = advance().loc;
         ExprPtr operand = parse_operators(kSignPriority);
         // Fold `-3` and `-2.5` into literals (also makes i64::MIN writable).
@@ -934,8 +948,12 @@ ExprPtr Parser::parse_index_item() {
 }
 
 ExprPtr Parser::parse_postfix() {
+    NestingGuard nest(nesting_);
     ExprPtr e = parse_primary();
     while (true) {
+        // A call, field, index or `?` sits above the chain before it (`f()()()` is as deep as it is long).
+        if (at(Tok::LParen) || at(Tok::Dot) || at(Tok::LBracket) || at(Tok::Question))
+            nest.level(cur().loc, "calls, fields and indexes", "each link of a chain like `a.f()[0]` nests one level");
         if (at(Tok::LParen)) {
             advance();
             auto call = std::make_unique<Call>(e->loc, std::move(e));
@@ -989,8 +1007,11 @@ ExprPtr Parser::parse_string(const Token& t) {
             continue;
         }
         Lexer lexer(file_, part.begin, part.end, part.line, part.col);
-        Parser sub(file_, lexer.tokenize());
+        NestingGuard nest(nesting_);
+        nest.level(SourceLoc{&file_, part.line, part.col}, "interpolations");
+        Parser sub(file_, lexer.tokenize(), nesting_.depth);
         interp->exprs.push_back(sub.parse_fragment());
+        if (sub.nesting_peak() > nesting_.peak) nesting_.peak = sub.nesting_peak();
         std::unique_ptr<const FormatSpec> spec;
         if (part.has_spec && !part.spec.empty()) { // `{x:}` is `{x}`, as in Python
             try {
@@ -1030,6 +1051,8 @@ ExprPtr Parser::parse_primary() {
 }
 
 ExprPtr Parser::parse_paren() {
+    NestingGuard nest(nesting_);
+    nest.level(cur().loc, "parentheses");
     SourceLoc loc = advance().loc;
     if (accept(Tok::RParen)) return std::make_unique<TupleLit>(loc);
     ExprPtr first = parse_expr();
@@ -1067,6 +1090,8 @@ void Parser::parse_comp_clauses(std::vector<CompClause>& clauses, Tok closing) {
 }
 
 ExprPtr Parser::parse_bracket_literal() {
+    NestingGuard nest(nesting_);
+    nest.level(cur().loc, "brackets");
     SourceLoc loc = advance().loc;
     auto arr = std::make_unique<ArrayLit>(loc);
     if (accept(Tok::RBracket)) return arr;
@@ -1088,6 +1113,8 @@ ExprPtr Parser::parse_bracket_literal() {
 }
 
 ExprPtr Parser::parse_brace_literal() {
+    NestingGuard nest(nesting_);
+    nest.level(cur().loc, "braces");
     SourceLoc loc = advance().loc;
     auto dict = std::make_unique<DictLit>(loc);
     if (accept(Tok::RBrace)) return dict;
@@ -1117,6 +1144,8 @@ ExprPtr Parser::parse_brace_literal() {
 // `if c: a else: b` on one line, or with indented blocks; the value is the
 // last expression of the branch taken (nil when no branch is taken).
 ExprPtr Parser::parse_if_expr() {
+    NestingGuard nest(nesting_);
+    nest.level(cur().loc, "`if` expressions");
     auto e = std::make_unique<IfExpr>(advance().loc);
     auto branch = [&]() {
         expect(Tok::Colon, "`:`");
@@ -1138,6 +1167,8 @@ ExprPtr Parser::parse_if_expr() {
 }
 
 ExprPtr Parser::parse_match_expr() {
+    NestingGuard nest(nesting_);
+    nest.level(cur().loc, "`match` expressions");
     auto e = std::make_unique<MatchExpr>(advance().loc);
     e->subject = parse_expr();
     expect(Tok::Colon, "`:` after the match subject");
@@ -1148,6 +1179,8 @@ ExprPtr Parser::parse_match_expr() {
 // ============================================================ patterns
 
 PatternPtr Parser::parse_pattern() {
+    NestingGuard nest(nesting_);
+    nest.level(cur().loc, "patterns");
     PatternPtr p = parse_pattern_primary();
     if (!at(Tok::Pipe)) return p;
     auto alt = std::make_unique<Pattern>(PatKind::Or, p->loc);
@@ -1248,6 +1281,8 @@ PatternPtr Parser::parse_pattern_primary() {
 
 PatternPtr Parser::parse_binding_target() {
     SourceLoc loc = cur().loc;
+    NestingGuard nest(nesting_);
+    nest.level(loc, "patterns");
     if (accept(Tok::LParen)) {
         auto p = std::make_unique<Pattern>(PatKind::Tuple, loc);
         while (!at(Tok::RParen)) {

@@ -4,6 +4,7 @@
 
 #include "diagnostics.h"
 #include "lexer.h"
+#include "nesting.h"
 #include "token_cursor.h"
 
 namespace spl {
@@ -17,6 +18,8 @@ public:
     TypeGrammar(const std::vector<Token>& toks, size_t& pos) : TokenCursor(toks, pos) {}
 
     TypePtr type() {
+        NestingGuard nest(nesting_); // `[[[...]]]` and `T???...` as deep as they are long
+        nest.level(cur().loc, "types");
         auto t = std::make_shared<TypeExpr>();
         if (accept(Tok::LBracket)) {
             t->kind = TypeExpr::Kind::List;
@@ -51,7 +54,8 @@ public:
             }
         }
         TypePtr out = std::move(t);
-        while (accept(Tok::Question)) {
+        while (at(Tok::Question)) {
+            nest.level(advance().loc, "types");
             auto opt = std::make_shared<TypeExpr>();
             opt->kind = TypeExpr::Kind::Optional;
             opt->args.push_back(std::move(out));
@@ -70,6 +74,8 @@ private:
             if (!accept(Tok::Comma)) break;
         }
     }
+
+    NestingCount nesting_;
 };
 
 void join(std::string& out, const std::vector<TypePtr>& items) {
