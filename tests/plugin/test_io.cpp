@@ -9,6 +9,7 @@
 #include <caffe2/serialize/inline_container.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <dirent.h>
@@ -262,6 +263,112 @@ TEST_CASE_FIXTURE(LeakChecked, "a safetensors header nested a million levels dee
         expect_error(plugin().try_runtime("rt_torch_safetensors_load", {path}),
                      {path, "levels deep (a safetensors header nests 3)"});
     }
+}
+
+namespace {
+
+// A safetensors file of `n` one-float tensors t0, t1, ... and `n` metadata entries
+// k0: v0, k1: v1, ... (in the header: the metadata first, the tensors in reverse).
+std::string many_entries_file(size_t n) {
+    std::string header = "{\"__metadata__\":{";
+    for (size_t i = 0; i < n; ++i)
+        header += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":\"v" + std::to_string(i) + "\"";
+    header += "}";
+    for (size_t i = n; i-- > 0;)
+        header += ",\"t" + std::to_string(i) + "\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[" +
+                  std::to_string(4 * i) + "," + std::to_string(4 * i + 4) + "]}";
+    header += "}";
+    std::string bytes(8, '\0');
+    for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+    return bytes + header + std::string(4 * n, '\0');
+}
+
+// The fastest of three runs of `run`, in seconds: the least disturbed by other work on the machine.
+template <class F>
+double best_of_three(F&& run) {
+    double best = 1e30;
+    for (int i = 0; i < 3; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        run();
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+}
+
+} // namespace
+
+// A header's entries are found by name (its objects are maps), not by a search on each
+// insert: ten times the entries costs about ten times the time. (Ratios, not absolute
+// times, so that a slow or busy machine passes; quadratic parsing made the ratio 100.)
+TEST_CASE_FIXTURE(LeakChecked, "safetensors load, metadata and save take time linear in the header's entries") {
+    const TempDir tmp;
+    const size_t sizes[2] = {5000, 50000};
+    double load_s[2], metadata_s[2], save_s[2];
+    const Input one = upload(at::ones({1}, at::kFloat));
+    for (int k = 0; k < 2; ++k) {
+        const size_t n = sizes[k];
+        const std::string path = tmp.path + "/many.safetensors";
+        const std::string bytes = many_entries_file(n);
+        write_bytes(path, bytes, bytes.size());
+        load_s[k] = best_of_three([&] {
+            const Outcome o = plugin().try_runtime("rt_torch_safetensors_load", {path});
+            REQUIRE_MESSAGE(o.ok, o.error);
+            const auto& names = o.value.as_array()[0].as_array();
+            REQUIRE(names.size() == n); // in data order: t0, t1, ...
+            CHECK(names.front().as_text() == "t0");
+            CHECK(names.back().as_text() == "t" + std::to_string(n - 1));
+            free_result(o);
+        });
+        metadata_s[k] = best_of_three([&] {
+            const Value meta = plugin().runtime("rt_torch_safetensors_metadata", {path});
+            const auto& flat = meta.as_array();
+            REQUIRE(flat.size() == 2 * n); // in the file's order: k0, v0, k1, v1, ...
+            CHECK(flat[2].as_text() == "k1");
+            CHECK(flat[2 * n - 1].as_text() == "v" + std::to_string(n - 1));
+        });
+        std::vector<Arg> names, handles, metadata;
+        for (size_t i = 0; i < n; ++i) {
+            names.emplace_back("t" + std::to_string(i));
+            handles.emplace_back(one.h);
+            metadata.emplace_back("k" + std::to_string(i));
+            metadata.emplace_back("v");
+        }
+        save_s[k] = best_of_three([&] {
+            plugin().runtime("rt_torch_safetensors_save",
+                             {tmp.path + "/saved.safetensors", list(names), list(handles), list(metadata)});
+        });
+    }
+    MESSAGE("load ", load_s[0], " s, ", load_s[1], " s; metadata ", metadata_s[0], " s, ", metadata_s[1], " s; save ",
+            save_s[0], " s, ", save_s[1], " s");
+    CHECK(load_s[1] < 30 * load_s[0]);
+    CHECK(metadata_s[1] < 30 * metadata_s[0]);
+    CHECK(save_s[1] < 30 * save_s[0]);
+}
+
+TEST_CASE_FIXTURE(LeakChecked, "a key given twice in a safetensors header keeps its first place and its last value") {
+    const TempDir tmp;
+    const std::string path = tmp.path + "/twice.safetensors";
+    const std::string header = "{\"__metadata__\":{\"k\":\"1\",\"j\":\"2\",\"k\":\"3\"},"
+                               "\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+                               "\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]},"
+                               "\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,16]}}";
+    std::string bytes(8, '\0');
+    for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+    const float data[4] = {1, 2, 3, 4};
+    bytes += header + std::string(reinterpret_cast<const char*>(data), sizeof data);
+    write_bytes(path, bytes, bytes.size());
+    const Value meta = plugin().runtime("rt_torch_safetensors_metadata", {path});
+    std::vector<std::string> flat;
+    for (const Value& v : meta.as_array()) flat.push_back(v.as_text());
+    CHECK(flat == std::vector<std::string>{"k", "3", "j", "2"});
+    const Outcome o = plugin().try_runtime("rt_torch_safetensors_load", {path});
+    REQUIRE_MESSAGE(o.ok, o.error);
+    const auto& names = o.value.as_array()[0].as_array();
+    REQUIRE(names.size() == 2); // in data order: b [4, 8), then a [8, 16)
+    CHECK(names[0].as_text() == "b");
+    CHECK(names[1].as_text() == "a");
+    CHECK(at::equal(to_aten(o.value.as_array()[1].as_i64_list()[1]), at::tensor({3.0f, 4.0f})));
+    free_result(o);
 }
 
 namespace {

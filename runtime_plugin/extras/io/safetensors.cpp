@@ -10,6 +10,11 @@
 // Non-contiguous tensors are written as their contiguous copy and tensors on
 // another device are copied to the CPU (io_support.h, dense_cpu). Loading
 // returns the tensors in the file's order (by data offset) as new CPU tensors.
+//
+// A header may hold a hundred thousand entries: it is parsed into nlohmann::json,
+// whose objects are maps, and the keys' order in the file is noted by a second, SAX
+// pass (ordered_json's objects are vectors searched on every insert, which made a
+// load quadratic in the entries); a saved header is written as text one entry at a time.
 #include "extras/io/io_support.h"
 
 #include <ATen/ops/empty.h>
@@ -18,11 +23,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 
 namespace {
 
 using spl::io::fail;
-using json = nlohmann::ordered_json;
+using json = nlohmann::json;
+// Only for an entry's three fields when saving, written in safetensors' own order.
+using ordered_json = nlohmann::ordered_json;
 
 // safetensors' dtype names with PyTorch's (those this LibTorch lacks are
 // refused by name), as safetensors.torch maps them.
@@ -67,7 +75,7 @@ std::string brief(const json& v) {
 // How deeply the JSON text nests (brackets outside strings). A safetensors
 // header nests 3 levels; nlohmann's copies and dumps recurse once per level,
 // so a hostile header nested a million levels deep would overflow the stack
-// (ordered_json's object is a vector, which copies its values when it grows).
+// (a vector of values, an array's, copies them when it grows).
 size_t nesting_depth(const std::string& text) {
     size_t depth = 0, deepest = 0;
     bool in_string = false;
@@ -162,6 +170,49 @@ Entry parse_entry(const std::string& path, const std::string& name, const json& 
     return Entry{name, *type, std::move(sizes), begin, end, order};
 }
 
+// An object's keys in the order they were first read.
+struct KeyOrder {
+    std::vector<std::string> keys;
+    std::unordered_set<std::string> seen;
+    // The key as kept (its first occurrence).
+    void note(const std::string& key) {
+        if (seen.insert(key).second) keys.push_back(key);
+    }
+};
+
+// The keys of the header and of its (last) __metadata__ in the file's order, read by
+// nlohmann's SAX interface (its parser callback is no help: after each entry it searches
+// the object for a discarded value, quadratic again). A key given twice keeps its first
+// place (and the map its last value), as ordered_json kept them.
+struct HeaderKeys : nlohmann::json_sax<json> {
+    KeyOrder top, metadata;
+    int depth = 0;
+    bool in_metadata = false; // the header's key being read is __metadata__
+
+    bool key(string_t& k) override {
+        if (depth == 1) {
+            top.note(k);
+            in_metadata = k == "__metadata__";
+            if (in_metadata) metadata = KeyOrder{};
+        } else if (depth == 2 && in_metadata) {
+            metadata.note(k);
+        }
+        return true;
+    }
+    bool start_object(std::size_t) override { return ++depth, true; }
+    bool end_object() override { return --depth, true; }
+    bool start_array(std::size_t) override { return ++depth, true; }
+    bool end_array() override { return --depth, true; }
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
 struct Header {
     std::vector<Entry> entries; // in data order
     std::vector<std::pair<std::string, std::string>> metadata;
@@ -197,23 +248,29 @@ Header read_header(const spl::io::InputFile& file) {
         fail(path, std::string("the header is not valid JSON (") + e.what() + ")" + hint);
     }
     if (!header.is_object()) fail(path, "the header is not a JSON object: " + brief(header));
+    // The map forgot the keys' order: a second pass over the (valid) text notes it.
+    HeaderKeys keys;
+    json::sax_parse(text, &keys);
+    const KeyOrder& top = keys.top;
+    const KeyOrder& meta = keys.metadata;
 
     Header out;
     out.data_start = 8 + n;
     const uint64_t data_size = file.size() - out.data_start;
     size_t order = 0;
-    for (auto it = header.begin(); it != header.end(); ++it) {
-        if (it.key() == "__metadata__") {
-            if (it.value().is_null()) continue;
-            if (!it.value().is_object()) fail(path, "__metadata__ is not an object of texts: " + brief(it.value()));
-            for (auto m = it.value().begin(); m != it.value().end(); ++m) {
-                if (!m.value().is_string())
-                    fail(path, "__metadata__[\"" + m.key() + "\"] is not a text: " + brief(m.value()));
-                out.metadata.emplace_back(m.key(), m.value().get<std::string>());
+    for (const std::string& key : top.keys) {
+        const json& value = header.at(key);
+        if (key == "__metadata__") {
+            if (value.is_null()) continue;
+            if (!value.is_object()) fail(path, "__metadata__ is not an object of texts: " + brief(value));
+            for (const std::string& m : meta.keys) {
+                const json& v = value.at(m);
+                if (!v.is_string()) fail(path, "__metadata__[\"" + m + "\"] is not a text: " + brief(v));
+                out.metadata.emplace_back(m, v.get<std::string>());
             }
             continue;
         }
-        out.entries.push_back(parse_entry(path, it.key(), it.value(), order++, data_size));
+        out.entries.push_back(parse_entry(path, key, value, order++, data_size));
     }
     std::stable_sort(out.entries.begin(), out.entries.end(), [](const Entry& a, const Entry& b) {
         return a.begin != b.begin ? a.begin < b.begin : a.order < b.order;
@@ -248,34 +305,45 @@ SPL_TORCH_EXPORT void rt_torch_safetensors_save(const char* path, SplTextArray n
                                 std::to_string(tensors.len) + " tensors");
         if (meta.size() % 2 != 0) throw spl::SplError("metadata: expected key, value pairs (an even count)");
 
-        json header = json::object();
+        // The header's text, one `"key":value` member at a time, in the order given.
+        std::string text = "{";
+        const auto member = [](std::string& object, const std::string& key, const std::string& value) {
+            if (object.size() > 1) object += ',';
+            object += json(key).dump();
+            object += ':';
+            object += value;
+        };
         if (!meta.empty()) {
-            json m = json::object();
+            std::unordered_set<std::string> seen;
+            std::string m = "{";
             for (size_t i = 0; i < meta.size(); i += 2) {
-                if (m.contains(meta[i])) throw spl::SplError("metadata: key '" + meta[i] + "' is given twice");
-                m[meta[i]] = meta[i + 1];
+                if (!seen.insert(meta[i]).second) throw spl::SplError("metadata: key '" + meta[i] + "' is given twice");
+                member(m, meta[i], json(meta[i + 1]).dump());
             }
-            header["__metadata__"] = std::move(m);
+            member(text, "__metadata__", m + "}");
         }
+        std::unordered_set<std::string> names_seen;
         std::vector<at::Tensor> dense;
         uint64_t offset = 0;
         for (size_t i = 0; i < keys.size(); ++i) {
             const std::string what = "tensor '" + keys[i] + "'";
             if (keys[i] == "__metadata__") throw spl::SplError("the name __metadata__ is reserved for the metadata");
-            if (header.contains(keys[i])) throw spl::SplError("the name '" + keys[i] + "' is given twice");
+            if (!names_seen.insert(keys[i]).second) throw spl::SplError("the name '" + keys[i] + "' is given twice");
             at::Tensor t = spl::io::dense_cpu(tensors.data[i], what);
             const char* dtype = safetensors_dtype(t.scalar_type());
             if (!dtype)
                 throw spl::SplError(what + ": safetensors has no dtype for " +
                                     std::string(spl::dtype_name(t.scalar_type())) + " (it has " + known_dtypes() + ")");
             const uint64_t bytes = static_cast<uint64_t>(t.numel()) * c10::elementSize(t.scalar_type());
-            header[keys[i]] = json{{"dtype", dtype},
-                                   {"shape", std::vector<int64_t>(t.sizes().begin(), t.sizes().end())},
-                                   {"data_offsets", {offset, offset + bytes}}};
+            member(text, keys[i],
+                   ordered_json{{"dtype", dtype},
+                                {"shape", std::vector<int64_t>(t.sizes().begin(), t.sizes().end())},
+                                {"data_offsets", {offset, offset + bytes}}}
+                       .dump());
             offset += bytes;
             dense.push_back(std::move(t));
         }
-        std::string text = header.dump();
+        text += '}';
         text.append((8 - text.size() % 8) % 8, ' ');
         const uint64_t n = text.size();
         unsigned char length_bytes[8];
