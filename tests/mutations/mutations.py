@@ -13,8 +13,10 @@ usage:
 A test token is spec:PATH (`splrun test PATH`, from the repository root, SIMPLE_LIB=LIB),
 meson:NAME (that test's command, environment and folder from build/meson-info, run directly:
 `meson test` would rewrite build/meson-logs, which scripts/test.sh reads for its totals) or
-plugin:CASES (the plugin suite's binary with -tc=CASES; plugin:!CASES: all but those, -tce). A spec of tests/spl, nn or optim runs
-in a copy of its folder under WORK with its fixtures made on this machine (fresh_spec).
+plugin:CASES (the plugin suite's binary with -tc=CASES; plugin:!CASES: all but those, -tce).
+A spec of tests/spl, nn, optim or data runs in a copy of its folder under WORK with its fixtures
+made on this machine (fresh_spec); data's from above a `tests` folder holding the copy (its
+specs read tests/data/files/...).
 """
 import fnmatch
 import json
@@ -27,7 +29,7 @@ import sys
 KEYS = ("id", "file", "find", "replace", "tests", "what")
 TEST_TIMEOUT_S = 600
 LIST_BROKEN = 86  # run-test's status for a token that names no test (a failing test gives another)
-FRESH_FOLDERS = ("spl", "nn", "optim")  # tests/meson.build: the suites run by fresh_fixtures.py
+FRESH_FOLDERS = ("spl", "nn", "optim", "data")  # tests/meson.build: the suites run by fresh_fixtures.py
 
 
 def parse(path):
@@ -95,14 +97,17 @@ def meson_test(root, name):
 
 
 def fresh_spec(root, work, spec, log):
-    """The spec's path in a copy of its folder (made once per run, under `work`) whose fixtures
+    """The spec's path, and where to run it, in a copy of its folder (made once per run, under `work`) whose fixtures
     the spec reads were made again here, as the meson suite does for tests/spl, nn and optim
     (tests/fresh_fixtures.py: float32 results differ between CPUs in the last bits). Only the
     fixture scripts the spec uses are run: all of nn's take minutes."""
     folder = os.path.basename(os.path.dirname(os.path.abspath(spec)))
     if folder not in FRESH_FOLDERS or not spec.endswith("_spec.spl"):
-        return spec
-    parent = os.path.join(work, "fresh", folder)
+        return spec, root
+    # data/'s specs read tests/data/files/... from where they run: its copy lies in a `tests`
+    # folder, run from the folder above (as the meson suite runs it).
+    top = os.path.join(work, "fresh", folder)
+    parent = os.path.join(top, "tests") if folder == "data" else top
     copy = os.path.join(parent, folder)
     if not os.path.isdir(copy):
         os.makedirs(parent)
@@ -121,9 +126,9 @@ def fresh_spec(root, work, spec, log):
                 out.flush()
                 if subprocess.run([os.path.join(root, ".venv", "bin", "python"), script], cwd=copy,
                                   stdout=out, stderr=subprocess.STDOUT).returncode != 0:
-                    return spec  # the committed fixtures, then; the log says why
+                    return spec, root  # the committed fixtures, then; the log says why
             open(made, "w").close()
-    return os.path.join(copy, os.path.basename(spec))
+    return os.path.join(copy, os.path.basename(spec)), top if folder == "data" else root
 
 
 def run_test(token, root, lib, log, work):
@@ -132,7 +137,8 @@ def run_test(token, root, lib, log, work):
     cwd = root
     if kind == "spec":
         env.update(SIMPLE_SFFI_PATH=os.path.join(root, "build", "runtime_plugin"), SIMPLE_LIB=lib)
-        cmd = [os.path.join(root, "build", "host", "splrun"), "test", fresh_spec(root, work, arg, log)]
+        path, cwd = fresh_spec(root, work, arg, log)
+        cmd = [os.path.join(root, "build", "host", "splrun"), "test", path]
     elif kind in ("meson", "plugin"):
         t = meson_test(root, arg if kind == "meson" else "plugin")
         env.update(t.get("env") or {})
