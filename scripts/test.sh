@@ -96,6 +96,18 @@ else
     fi
   fi
 fi
+# The mutation check's sample (scripts/mutation_check.sh --sample 3): three committed
+# mutations, each of which a suite must fail on. Run after the suites, not as a meson test:
+# it rebuilds build/ with a mutated source, which suites running beside it would read.
+# Counted as one test (its result written as a meson log line). Left out for a selection,
+# and by SPL_TORCH_SKIP_MUTATIONS=1.
+if [ $selection = 0 ] && [ "${SPL_TORCH_SKIP_MUTATIONS:-0}" != 1 ]; then
+  echo "== mutation sample (scripts/mutation_check.sh --sample 3)"
+  if scripts/mutation_check.sh --sample 3; then mutation_result=OK; else mutation_result=FAIL; status=1; fi
+  printf '{"name": "mutation sample", "result": "%s"}\n' "$mutation_result" >build/meson-logs/mutation-sample.json
+  logs+=(build/meson-logs/mutation-sample.json)
+  planned+=(1)
+fi
 # The figures the suites measure, from their logs: coverage, generation and
 # header-scan times, front-end agreement, operators exercised.
 echo "== measured"
