@@ -104,8 +104,7 @@ void FrameScope::refuse(const Interpreter& in, SourceLoc loc) {
     if (in.depth_ >= in.options_.max_depth)
         runtime_error(loc, "stack overflow: more than " + std::to_string(in.options_.max_depth) + " nested calls");
     runtime_error(loc, "stack overflow: " + std::to_string(in.depth_) +
-                           " nested calls have used up the interpreter's stack (the expressions and blocks "
-                           "inside them nest deeply)");
+                           " nested calls have used up the interpreter's stack");
 }
 
 Value Interpreter::eval_detached(const ast::Expr& e, uint32_t nslots) {
