@@ -96,17 +96,29 @@ else
     fi
   fi
 fi
-# The mutation check's sample (scripts/mutation_check.sh --sample 3): three committed
-# mutations, each of which a suite must fail on. Run after the suites, not as a meson test:
-# it rebuilds build/ with a mutated source, which suites running beside it would read.
-# Counted as one test (its result written as a meson log line). Left out for a selection,
-# and by SPL_TORCH_SKIP_MUTATIONS=1.
-if [ $selection = 0 ] && [ "${SPL_TORCH_SKIP_MUTATIONS:-0}" != 1 ]; then
-  echo "== mutation sample (scripts/mutation_check.sh --sample 3)"
-  if scripts/mutation_check.sh --sample 3; then mutation_result=OK; else mutation_result=FAIL; status=1; fi
-  printf '{"name": "mutation sample", "result": "%s"}\n' "$mutation_result" >build/meson-logs/mutation-sample.json
-  logs+=(build/meson-logs/mutation-sample.json)
+# Checks run after the suites, not as meson tests, each counted as one test (its result
+# written as a meson log line, so a failure fails the run). Left out for a selection.
+run_check() { # NAME, then the command
+  local name=$1
+  shift
+  echo "== $name ($*)"
+  local result=OK
+  "$@" || { result=FAIL; status=1; }
+  local log="build/meson-logs/check-${name// /-}.json"
+  printf '{"name": "%s", "result": "%s"}\n' "$name" "$result" >"$log"
+  logs+=("$log")
   planned+=(1)
+}
+if [ $selection = 0 ]; then
+  # Three committed mutations, each of which a suite must fail on. It rebuilds build/ with a
+  # mutated source, which suites running beside it would read. SPL_TORCH_SKIP_MUTATIONS=1: not run.
+  [ "${SPL_TORCH_SKIP_MUTATIONS:-0}" = 1 ] || run_check "mutation sample" scripts/mutation_check.sh --sample 3
+  # The soak run's sample: live handles and max RSS flat over 300 steps (bench/soak.sh runs 20,000).
+  run_check "soak sample" bench/soak.sh --steps 300 --every 100 --threads 1 --quiet
+  # The libFuzzer targets (tests/fuzz/README.md), 30 s each: every committed regression input
+  # replayed, then fuzzing from the seeds; any crash, leak, hang or sanitizer report fails.
+  # SPL_TORCH_SKIP_FUZZ=1: not run.
+  [ "${SPL_TORCH_SKIP_FUZZ:-0}" = 1 ] || run_check "fuzzing" scripts/fuzz.sh 30
 fi
 # The figures the suites measure, from their logs: coverage, generation and
 # header-scan times, front-end agreement, operators exercised.
