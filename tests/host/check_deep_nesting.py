@@ -95,6 +95,8 @@ def main():
         if len(proc.stderr) > 4000:
             problems.append(f"stderr is {len(proc.stderr)} characters: the source line is not shortened")
         failed += report(name, problems, proc.stderr)
+        if not problems:
+            os.remove(path)  # megabytes; a failing case's program is kept to rerun
     for name, (source, expected) in AT_LIMIT.items():
         if only and name not in only:
             continue
