@@ -1,6 +1,7 @@
 // format.cpp — turning values into text: str(x) / print / interpolation
 // (`display`) and the quoted form used inside containers (`repr`).
 #include "interpreter.h"
+#include "stack_limit.h"
 
 namespace spl {
 
@@ -96,6 +97,10 @@ std::string Interpreter::display(const Value& v, SourceLoc loc) {
     case Value::Tag::Float: return format_float(v.as_float());
     case Value::Tag::Obj: break;
     }
+    // A value nested deeper than the stack allows (built at run time, so no syntax limit
+    // applies) is an error, as Python's RecursionError, not a crash.
+    if (stack_below(stack_floor_))
+        runtime_error(loc, "maximum recursion depth exceeded while getting the text of a value (nested too deeply)");
     auto join = [&](const std::vector<Value>& items, const char* open, const char* close) {
         std::string out = open;
         for (size_t i = 0; i < items.size(); ++i) {

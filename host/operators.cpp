@@ -14,6 +14,7 @@
 
 #include "interpreter.h"
 #include "scalar_types.h"
+#include "stack_limit.h"
 
 namespace spl {
 
@@ -261,6 +262,7 @@ bool Interpreter::equal(const Value& a, const Value& b, SourceLoc loc) {
         return values_equal_builtin(a, b);
     }
     if (a.obj() == b.obj()) return true;
+    if (stack_below(stack_floor_)) runtime_error(loc, "maximum recursion depth exceeded in comparison");
     Value r;
     if (const Value* m = class_op(a, Op::Eq); m && try_call_method(a, *m, b, loc, nullptr, r)) {
         if (r.is_bool()) return r.as_bool();
@@ -325,6 +327,7 @@ int Interpreter::compare(const Value& a, const Value& b, SourceLoc loc) {
     }
     if (a.is_bool() && b.is_bool()) return int(a.as_bool()) - int(b.as_bool());
     if ((a.is(ObjType::Array) || a.is(ObjType::Tuple)) && (b.is(ObjType::Array) || b.is(ObjType::Tuple))) {
+        if (stack_below(stack_floor_)) runtime_error(loc, "maximum recursion depth exceeded in comparison");
         const auto& x = a.is(ObjType::Array) ? a.as<ArrayObj>()->items : a.as<TupleObj>()->items;
         const auto& y = b.is(ObjType::Array) ? b.as<ArrayObj>()->items : b.as<TupleObj>()->items;
         for (size_t i = 0; i < x.size() && i < y.size(); ++i)

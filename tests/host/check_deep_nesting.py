@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Programs nested millions of levels deep get a syntax error at their line, not a crash.
+"""Programs nested millions of levels deep get an error at their line, not a crash.
 
 Each case's program is written into OUT_DIR when the test runs (megabytes each, so
 not committed) and run through splrun; it must exit with status 1 (never a signal:
@@ -53,6 +53,14 @@ CASES = {
     "binding": (HEAD + "val " + "(" * 4 * M + "b" + ")" * 4 * M + " = 1\n", "too many nested parentheses", 3, []),
     "list_type": (HEAD + "val x: " + "[" * 2 * M + "i64" + "]" * 2 * M + " = 1\n", "too many nested brackets", 3, []),
     "optional_type": (HEAD + "val x: i64" + " ?" * 2 * M + " = 1\n", "too many nested types", 3, []),
+    # Values nested deeply at run time (no syntax limit applies): printing and comparing them
+    # recurse once per level and stop at the stack's limit, as Python's RecursionError.
+    "deep_value_text": (HEAD + "var d = []\nfor i in 0..3000000:\n    d = [d]\nprint \"{d}\".len()\n",
+                        "maximum recursion depth exceeded while getting the text of a value", 6, []),
+    "deep_value_equal": (HEAD + "var d = []\nvar e = []\nfor i in 0..3000000:\n    d = [d]\n    e = [e]\nprint d == e\n",
+                         "maximum recursion depth exceeded in comparison", 8, []),
+    "deep_value_order": (HEAD + "var d = []\nvar e = [1]\nfor i in 0..3000000:\n    d = [d]\n    e = [e]\nprint d < e\n",
+                         "maximum recursion depth exceeded in comparison", 8, []),
     # Calls nest up to --max-depth; bodies nesting deeply inside them use the stack up first.
     "recursion": (recursion(90_000, 450), "stack overflow", 4, ["--max-depth", "1000000"]),
 }
