@@ -18,11 +18,12 @@ def step(model, params, x, y):
     return loss.item()
 
 
-def time_steps(name, model, x, y):
+def time_steps(name, model, x, y, device="cpu", warmup=5, steps=30):
+    model.to(device)
+    x, y = x.to(device), y.to(device)
     params = list(model.parameters())
-    for _ in range(5):
+    for _ in range(warmup):
         step(model, params, x, y)
-    steps = 30
     start = time.perf_counter()
     for _ in range(steps):
         step(model, params, x, y)
