@@ -306,6 +306,8 @@ void Lexer::lex_number(std::vector<Token>& out) {
         advance();
         advance();
         while (pos_ < end_ && (isxdigit(static_cast<unsigned char>(peek())) || peek() == '_')) {
+            if (base == 2 && peek() != '0' && peek() != '1' && peek() != '_')
+                fail(here(), std::string("invalid digit '") + peek() + "' in binary literal");
             char c = advance();
             if (c != '_') digits += c;
         }
@@ -313,7 +315,11 @@ void Lexer::lex_number(std::vector<Token>& out) {
         Token t;
         t.kind = Tok::Int;
         t.loc = loc;
-        t.int_value = static_cast<int64_t>(std::stoull(digits, nullptr, base));
+        // strtoull, not stoull: too many digits is this error, not an exception out of the lexer.
+        errno = 0;
+        const unsigned long long value = std::strtoull(digits.c_str(), nullptr, base);
+        if (errno == ERANGE) fail(loc, "integer literal out of range for i64");
+        t.int_value = static_cast<int64_t>(value);
         t.text = std::string_view(src_).substr(begin, pos_ - begin);
         out.push_back(std::move(t));
         return;

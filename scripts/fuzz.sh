@@ -4,7 +4,9 @@
 # SECONDS (default 30) from its committed seed corpus. Prints per target the executions,
 # coverage (libFuzzer's cov: and ft:), corpus size and findings; exits non-zero on any crash,
 # leak, timeout, out-of-memory or sanitizer report (the input is kept in build-fuzz/findings/).
-# FUZZ_TARGETS="csv idx" runs only those.
+# FUZZ_TARGETS="csv idx" runs only those. FUZZ_SEED (default 1) fixes libFuzzer's random
+# seed, so a run (CI's) explores the same inputs each time and a finding reproduces; set
+# another for a fresh exploration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-30}
@@ -12,7 +14,7 @@ TARGETS=(${FUZZ_TARGETS:-source pt safetensors npy csv idx boxed word})
 BUILD=build-fuzz
 
 # Longest input per target: room for the seeds (a checkpoint of a few KB for pt), small enough
-# that deep nesting in source (a known stack limit of the parser, fixed apart) stays out.
+# that the slowest inputs (source's deepest nesting, refused by the parser's depth limit) stay short.
 declare -A MAX_LEN=([source]=2048 [pt]=16384 [safetensors]=4096 [npy]=4096 [csv]=1024 [idx]=1024
                     [boxed]=512 [word]=1024)
 
@@ -46,7 +48,8 @@ for t in "${TARGETS[@]}"; do
   bin=$BUILD/fuzz_$t findings=$BUILD/findings/$t corpus=$BUILD/corpus/$t log=$BUILD/logs/$t.log
   mkdir -p "$findings" "$corpus" "$(dirname "$log")"
   rm -f "$findings"/*
-  flags=(-max_len="${MAX_LEN[$t]}" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$findings/" -print_final_stats=1)
+  flags=(-max_len="${MAX_LEN[$t]}" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$findings/" -print_final_stats=1
+         -seed="${FUZZ_SEED:-1}")
   # Committed regression inputs first: each must now run clean.
   regressions=(tests/fuzz/regressions/"$t"/*)
   if [ -e "${regressions[0]}" ] && ! "$bin" "${flags[@]}" "${regressions[@]}" >"$log.regressions" 2>&1; then
