@@ -1,5 +1,5 @@
 // The file-format extras (runtime_plugin/extras/io/) on bad input: every
-// prefix of every reference file in tests/data/files/ (make_io_files.py) and
+// prefix of every reference file in tests/data/files/ (make_io_fixtures.py) and
 // every single-byte flip of it is either read or refused with an error naming
 // the file, never a crash, a hang or a leak (run under the sanitizers too).
 // Also round trips of every safetensors dtype against ATen's own tensors, the
