@@ -456,7 +456,12 @@ void Lexer::lex_string(std::vector<Token>& out) {
                 while (pos_ < end_ && isxdigit(static_cast<unsigned char>(peek()))) hex += advance();
                 if (peek() != '}' || hex.empty()) fail(esc, "expected hex digits and `}` in \\u{...}");
                 advance();
-                append_utf8(lit.text, static_cast<uint32_t>(std::stoul(hex, nullptr, 16)));
+                // At most six digits, then the value: no stoul, whose out_of_range would end splrun.
+                const size_t significant = hex.size() - std::min(hex.find_first_not_of('0'), hex.size());
+                const uint32_t code =
+                    significant > 6 ? 0x110000u : static_cast<uint32_t>(std::strtoul(hex.c_str(), nullptr, 16));
+                if (code > 0x10FFFF) fail(esc, "invalid unicode character escape: \\u{" + hex + "} is past U+10FFFF");
+                append_utf8(lit.text, code);
                 break;
             }
             default: fail(esc, std::string("unknown escape `\\") + e + "`");
