@@ -2,6 +2,7 @@
 // onto the parameters of the callee.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,10 @@ namespace spl {
 // result is cached in `plan` for `callee`: a call site keeps calling the same
 // function, so the names are compared only once.
 template <class NameOf, class What>
-const std::vector<int16_t>& arg_targets(const void* callee, ast::ArgPlan* plan, std::vector<int16_t>& scratch,
+const std::vector<int32_t>& arg_targets(const void* callee, ast::ArgPlan* plan, std::vector<int32_t>& scratch,
                                         const ArgList& args, size_t nparams, NameOf name_of, SourceLoc loc, What what) {
     if (plan && plan->callee == callee) return plan->target;
-    std::vector<int16_t>& t = plan ? plan->target : scratch;
+    std::vector<int32_t>& t = plan ? plan->target : scratch;
     t.assign(static_cast<size_t>(args.count), -1);
     std::vector<bool> used(nparams, false);
     for (int i = 0; i < args.count; ++i) {
@@ -37,10 +38,34 @@ const std::vector<int16_t>& arg_targets(const void* callee, ast::ArgPlan* plan, 
             if (used[p]) runtime_error(loc, "argument `" + name + "` of " + what() + " is given twice");
         }
         used[p] = true;
-        t[static_cast<size_t>(i)] = static_cast<int16_t>(p);
+        t[static_cast<size_t>(i)] = static_cast<int32_t>(p);
     }
     if (plan) plan->callee = callee;
     return t;
 }
+
+// Which parameters (or fields) a call gave a value: a bit each, in one word up to 64 and in
+// words on the heap beyond, so that a named argument binds whatever the callee's arity.
+class GivenSet {
+public:
+    explicit GivenSet(size_t n) : n_(n) {
+        if (n > 64) more_.assign((n + 63) / 64, 0);
+    }
+    void add(size_t i) {
+        if (n_ <= 64)
+            bits_ |= uint64_t(1) << i;
+        else
+            more_[i / 64] |= uint64_t(1) << (i % 64);
+    }
+    void add_first(size_t count) { // the first `count`, given by position
+        for (size_t i = 0; i < count; ++i) add(i);
+    }
+    bool has(size_t i) const { return n_ <= 64 ? (bits_ >> i) & 1 : (more_[i / 64] >> (i % 64)) & 1; }
+
+private:
+    size_t n_;
+    uint64_t bits_ = 0;
+    std::vector<uint64_t> more_;
+};
 
 } // namespace spl

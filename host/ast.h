@@ -51,7 +51,7 @@ struct Block {
 // the first call and reused while the callee stays the same.
 struct ArgPlan {
     const void* callee = nullptr;
-    std::vector<int16_t> target;
+    std::vector<int32_t> target;
 };
 
 // The overload a call site chose for one shape of arguments (overloads.h):

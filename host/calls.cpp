@@ -191,7 +191,7 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
         if (base) slots[0] = *self;
 
         // Arguments into parameter slots; remember which were given.
-        uint64_t given_mask = 0; // parameters beyond 64 are never named-only in practice
+        GivenSet given_named(args.has_names() ? nparams : 0); // by position: the first args.count
         if (!args.has_names()) {
             if (static_cast<size_t>(args.count) > nparams)
                 runtime_error(loc, "`" + p.qualified_name + "` takes " + std::to_string(nparams) + " argument" +
@@ -199,8 +199,8 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
                                        " were given" + signature_note(p));
             for (int i = 0; i < args.count; ++i) slots[base + i] = std::move(args.values[i]);
         } else {
-            std::vector<int16_t> scratch;
-            const std::vector<int16_t>* target = nullptr;
+            std::vector<int32_t> scratch;
+            const std::vector<int32_t>* target = nullptr;
             try {
                 target = &arg_targets(
                     &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; },
@@ -212,7 +212,7 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
             for (int i = 0; i < args.count; ++i) {
                 size_t t = static_cast<size_t>((*target)[static_cast<size_t>(i)]);
                 slots[base + t] = std::move(args.values[i]);
-                if (t < 64) given_mask |= uint64_t(1) << t;
+                given_named.add(t);
             }
         }
 
@@ -220,7 +220,7 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
         const bool check = p.checks_args && !types_checked;
         for (size_t i = 0; i < nparams; ++i) {
             const Param& prm = p.params[i];
-            bool given = args.has_names() ? (i < 64 && (given_mask >> i) & 1) : i < static_cast<size_t>(args.count);
+            bool given = args.has_names() ? given_named.has(i) : i < static_cast<size_t>(args.count);
             Value& slot = slots[base + i];
             if (!given) {
                 if (!prm.default_value)
@@ -253,33 +253,27 @@ Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPla
     const size_t nfields = cls->field_names.size();
     auto* inst = InstanceObj::create(cls);
     Value self(inst);
-    uint64_t given_mask = 0;
-    std::vector<bool> given_big(nfields > 64 ? nfields : 0, false); // classes with more than 64 fields
-    auto given = [&](size_t i) { return nfields > 64 ? bool(given_big[i]) : ((given_mask >> i) & 1) != 0; };
+    GivenSet given(nfields);
     if (!args.has_names()) {
         if (static_cast<size_t>(args.count) > nfields)
             runtime_error(loc, cls->name + "(...) takes " + std::to_string(nfields) + " field" +
                                    (nfields == 1 ? "" : "s") + " but " + std::to_string(args.count) + " were given");
         for (int i = 0; i < args.count; ++i) inst->fields[static_cast<size_t>(i)] = std::move(args.values[i]);
-        given_mask = args.count >= 64 ? ~uint64_t(0) : (uint64_t(1) << args.count) - 1;
-        for (int i = 0; i < args.count && nfields > 64; ++i) given_big[static_cast<size_t>(i)] = true;
+        given.add_first(static_cast<size_t>(args.count));
     } else {
-        std::vector<int16_t> scratch;
+        std::vector<int32_t> scratch;
         const auto& target = arg_targets(
             cls, plan, scratch, args, nfields, [&](size_t i) -> const std::string& { return cls->field_names[i]; }, loc,
             [&] { return cls->name + "(...)"; });
         for (int i = 0; i < args.count; ++i) {
             size_t t = static_cast<size_t>(target[static_cast<size_t>(i)]);
             inst->fields[t] = std::move(args.values[i]);
-            if (nfields > 64)
-                given_big[t] = true;
-            else
-                given_mask |= uint64_t(1) << t;
+            given.add(t);
         }
     }
     for (size_t i = 0; i < nfields; ++i) {
         const FieldDecl& f = cls->decl->fields[i];
-        if (!given(i)) {
+        if (!given.has(i)) {
             if (!f.default_value) runtime_error(loc, "missing field `" + f.name + "` in " + cls->name + "(...)");
             inst->fields[i] = eval_detached(*f.default_value, cls->decl->init_slots);
         }
@@ -293,7 +287,7 @@ Value Interpreter::construct_variant(EnumObj* type, uint32_t index, ArgList& arg
     const VariantInfo& info = type->variants[index];
     const size_t arity = info.arity();
     std::vector<Value> payload(arity);
-    std::vector<int16_t> scratch;
+    std::vector<int32_t> scratch;
     const auto& target = arg_targets(
         type, nullptr, scratch, args, arity, [&](size_t i) -> const std::string& { return info.field_names[i]; }, loc,
         [&] { return type->name + "." + info.name; });

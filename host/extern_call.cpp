@@ -277,7 +277,7 @@ Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgP
         nargs = std::max(static_cast<size_t>(args.count), nrequired);
     } else {
         // Which parameter each argument fills.
-        std::vector<int16_t> scratch;
+        std::vector<int32_t> scratch;
         const auto& target = arg_targets(
             &ex, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return d.params[i].name; }, loc,
             [&] { return "`" + d.name + "`"; });

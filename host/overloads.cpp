@@ -17,7 +17,7 @@ const TypeSpec& spec_of(const Param& p) { return p.spec ? *p.spec : *untyped_spe
 // by name — but answers instead of raising: false when there are too many
 // arguments, a name matches no parameter or one given twice, or a required
 // parameter is left without a value.
-bool bind_targets(const FnProto& p, const ArgList& args, std::vector<int16_t>& target) {
+bool bind_targets(const FnProto& p, const ArgList& args, std::vector<int32_t>& target) {
     const size_t nparams = p.params.size();
     if (static_cast<size_t>(args.count) > nparams) return false;
     target.assign(static_cast<size_t>(args.count), -1);
@@ -31,7 +31,7 @@ bool bind_targets(const FnProto& p, const ArgList& args, std::vector<int16_t>& t
             if (k == nparams || given[k]) return false;
         }
         given[k] = true;
-        target[static_cast<size_t>(i)] = static_cast<int16_t>(k);
+        target[static_cast<size_t>(i)] = static_cast<int32_t>(k);
     }
     for (size_t k = 0; k < nparams; ++k)
         if (!given[k] && !p.params[k].default_value) return false;
@@ -46,7 +46,7 @@ enum class Fit : uint8_t {
 
 // Does `fn` accept `args` as an overload? `inside` gets a bit per argument
 // whose elements were looked at (all bits for arguments past 63).
-Fit overload_fit(const FunctionObj& fn, const ArgList& args, std::vector<int16_t>& target, uint64_t& inside) {
+Fit overload_fit(const FunctionObj& fn, const ArgList& args, std::vector<int32_t>& target, uint64_t& inside) {
     const FnProto& p = *fn.proto;
     inside = 0;
     if (!bind_targets(p, args, target)) return Fit::No;
@@ -116,7 +116,7 @@ Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, ast::Over
 
     // First match, in declaration order.
     const FunctionObj* chosen = nullptr;
-    std::vector<int16_t> target;
+    std::vector<int32_t> target;
     uint64_t inside = 0;
     bool by_elements = false; // an earlier overload was refused for its elements only
     for (const Value& f : set.fns) {
@@ -170,7 +170,7 @@ bool function_accepts(const FunctionObj& fn, const ArgList& args) {
             if (!type_accepts(spec_of(p.params[i]), args.values[i], false, &looked)) return false;
         return true;
     }
-    std::vector<int16_t> target;
+    std::vector<int32_t> target;
     if (!bind_targets(p, args, target)) return false;
     if (!p.checks_args) return true;
     for (size_t i = 0; i < n; ++i) {
