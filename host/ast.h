@@ -345,6 +345,7 @@ enum class StmtKind : uint8_t {
     Return,
     Pass,
     Match,
+    With,
     Fn,
     Class,
     Enum,
@@ -407,6 +408,16 @@ struct For : Stmt {
     For(SourceLoc l) : Stmt(StmtKind::For, l) {}
     PatternPtr target;
     ExprPtr iter;
+    Block body;
+};
+
+// `with EXPR [as NAME]:` and a block: the real Simple's context-manager statement. The
+// resource's `__enter__()` runs first (its result is NAME), then the block, then its
+// `__exit__()` however the block ends (exec.cpp). NAME, when written, is a local of the block.
+struct With : Stmt {
+    With(SourceLoc l) : Stmt(StmtKind::With, l) {}
+    ExprPtr resource;
+    PatternPtr alias; // a name pattern; null without `as`
     Block body;
 };
 

@@ -181,6 +181,10 @@ Value b_set_field(Interpreter& in, ArgList& args, SourceLoc loc) {
 // benchmark reports as boundary crossings per step).
 Value b_extern_calls(Interpreter& in, ArgList&, SourceLoc) { return Value::integer(in.extern_calls); }
 
+// fast_paths(): false under `splrun --no-fast-paths`, so that a spec of the fast paths (typed
+// calls) can say what each mode must do and run in both.
+Value b_fast_paths(Interpreter& in, ArgList&, SourceLoc) { return Value::boolean(in.options().fast_paths); }
+
 // stdout_is_terminal(): whether the program's output goes to a terminal (a
 // progress bar redraws one line there, and prints plain lines to a file or pipe).
 Value b_stdout_is_terminal(Interpreter&, ArgList&, SourceLoc) { return Value::boolean(::isatty(1) == 1); }
@@ -239,6 +243,7 @@ std::vector<BuiltinDef> make_table() {
         {"fields_of", b_fields_of, 1, 1, false},
         {"set_field", b_set_field, 3, 3, false},
         {"extern_calls", b_extern_calls, 0, 0, false},
+        {"fast_paths", b_fast_paths, 0, 0, false},
         {"stdout_is_terminal", b_stdout_is_terminal, 0, 0, false},
         {"print_inline", b_print_inline, 1, 1, false},
         {"time", b_time, 0, 0, false},

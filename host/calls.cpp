@@ -253,6 +253,7 @@ Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPla
     const size_t nfields = cls->field_names.size();
     auto* inst = InstanceObj::create(cls);
     Value self(inst);
+    inst->dropped = true; // until every field is set: a refused call leaves nothing for `drop` to see
     GivenSet given(nfields);
     if (!args.has_names()) {
         if (static_cast<size_t>(args.count) > nfields)
@@ -280,6 +281,7 @@ Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPla
         if (f.to_float && inst->fields[i].is_int())
             inst->fields[i] = Value::number(static_cast<double>(inst->fields[i].as_int()));
     }
+    inst->dropped = false;
     return self;
 }
 

@@ -42,6 +42,7 @@ Status Interpreter::exec(const Stmt& s) {
     case StmtKind::While: return exec_while(static_cast<const While&>(s));
     case StmtKind::For: return exec_for(static_cast<const For&>(s));
     case StmtKind::Match: return exec_match(static_cast<const MatchStmt&>(s));
+    case StmtKind::With: return exec_with(static_cast<const With&>(s));
     case StmtKind::Break: return Status::Break;
     case StmtKind::Continue: return Status::Continue;
     case StmtKind::Return: {
@@ -126,6 +127,42 @@ Status Interpreter::exec_for(const For& s) {
     }
     for_each(iterable, s.iter->loc, run_body);
     return result;
+}
+
+// The real Simple's protocol (its interpreter's `exec_with`): `__enter__()` when the resource
+// has one, its result bound to the alias (the resource itself when it has none), the block,
+// then `__exit__()` however the block ends: normally, by `return`/`break`/`continue`, by `?`, or
+// by an error. A resource with neither method is refused (the real Simple runs the block
+// anyway; here that silent no-op is an error, as in Python). An error raised by `__exit__`
+// stands when the block ended normally; when the block itself failed, its error stands and
+// says that `__exit__` failed too.
+Status Interpreter::exec_with(const With& s) {
+    Value resource = eval(*s.resource);
+    Value enter = find_method(resource, "__enter__");
+    Value exit = find_method(resource, "__exit__");
+    if (enter.is_nil() && exit.is_nil())
+        runtime_error(s.resource->loc, "a " + type_name(resource) +
+                                           " cannot be used in `with`: it has no `__enter__` or `__exit__` method");
+    Value entered = enter.is_nil() ? resource : call_method(resource, enter, {}, s.loc);
+    Status st = Status::Normal;
+    try {
+        if (s.alias) bind_statement_target(*s.alias, std::move(entered));
+        st = exec_block(s.body);
+    } catch (ProgramError& e) {
+        if (!exit.is_nil()) {
+            try {
+                call_method(resource, exit, {}, s.loc);
+            } catch (const ProgramError& exit_error) {
+                e.message += " (and `__exit__` failed too: " + exit_error.message + ")";
+            }
+        }
+        throw;
+    } catch (...) { // `?` leaving the function (a ControlSignal), or the host stopping
+        if (!exit.is_nil()) call_method(resource, exit, {}, s.loc);
+        throw;
+    }
+    if (!exit.is_nil()) call_method(resource, exit, {}, s.loc);
+    return st;
 }
 
 Status Interpreter::exec_match(const MatchStmt& s) {

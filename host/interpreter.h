@@ -192,6 +192,7 @@ private:
     Status exec_loop_body(const ast::Block& body);
     Status exec_for(const ast::For& s);
     Status exec_match(const ast::MatchStmt& s);
+    Status exec_with(const ast::With& s);
     Status exec_assign(const ast::Assign& s);
     void exec_nested_fn(const ast::FnDecl& d);
     void clear_slots(uint32_t begin, uint32_t end);

@@ -44,6 +44,7 @@ const std::unordered_map<std::string_view, Tok>& keywords() {
         {"and", Tok::KwAnd},
         {"or", Tok::KwOr},
         {"not", Tok::KwNot},
+        {"with", Tok::KwWith},
         {"as", Tok::KwAs},
     };
     return table;

@@ -57,6 +57,7 @@ enum class Tok : uint8_t {
     KwAnd,
     KwOr,
     KwNot,
+    KwWith,
     KwAs,
     // punctuation and operators
     LParen,

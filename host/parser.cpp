@@ -49,6 +49,7 @@ private:
     Block parse_branch_body();
     StmtPtr parse_if_stmt();
     StmtPtr parse_while();
+    StmtPtr parse_with();
     StmtPtr parse_for();
     StmtPtr parse_match_stmt();
     void parse_match_arms(std::vector<MatchArm>& arms);
@@ -185,6 +186,7 @@ StmtPtr Parser::parse_statement() {
     case Tok::KwTrait: return parse_trait();
     case Tok::KwIf: return parse_if_stmt();
     case Tok::KwWhile: return parse_while();
+    case Tok::KwWith: return parse_with();
     case Tok::KwFor: return parse_for();
     case Tok::KwMatch: return parse_match_stmt();
     case Tok::Ident:
@@ -302,6 +304,31 @@ StmtPtr Parser::parse_while() {
     advance();
     s->cond = parse_expr();
     expect(Tok::Colon, "`:` after the condition");
+    s->body = parse_branch_body();
+    return s;
+}
+
+// `with EXPR [as NAME]:` — `as` also casts (`x as i64`), so `EXPR as NAME` arrives as a cast of
+// EXPR to a type NAME: a plain lower-case name that is no built-in type is the alias instead,
+// as the real Simple's parser reads it (`parse_with`).
+StmtPtr Parser::parse_with() {
+    auto s = std::make_unique<With>(cur().loc);
+    advance();
+    s->resource = parse_expr();
+    if (s->resource->kind == ExprKind::Cast) {
+        auto& cast = static_cast<Cast&>(*s->resource);
+        const TypeExpr* t = cast.type.tree.get();
+        if (t && t->kind == TypeExpr::Kind::Named && !t->generic && !t->name.empty() &&
+            std::islower(static_cast<unsigned char>(t->name[0])) && t->name.find('.') == std::string::npos &&
+            !find_int_type(t->name) && !find_float_type(t->name) && !is_text_type_name(t->name) && t->name != "bool" &&
+            t->name != "any") {
+            s->alias = std::make_unique<Pattern>(PatKind::Bind, cast.loc);
+            s->alias->name = t->name;
+            s->resource = std::move(cast.operand);
+        }
+    }
+    if (!s->alias && accept(Tok::KwAs)) s->alias = parse_binding_target();
+    expect(Tok::Colon, "`:` after the `with` header");
     s->body = parse_branch_body();
     return s;
 }

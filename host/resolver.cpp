@@ -257,6 +257,10 @@ void Resolver::mark_tail(Block& b) {
         for (auto& arm : s.arms) mark_tail(arm.body);
         break;
     }
+    case StmtKind::With: {
+        mark_tail(static_cast<With&>(last).body); // `__exit__` runs after the result is computed
+        break;
+    }
     default: break;
     }
 }
@@ -427,6 +431,15 @@ void Resolver::resolve_stmt(Stmt& s) {
         resolve_stmts(f.body);
         close_block(f.body);
         --fn_->loops;
+        break;
+    }
+    case StmtKind::With: {
+        auto& w = static_cast<With&>(s);
+        resolve_expr(*w.resource);
+        open_block(w.body);
+        if (w.alias) declare_pattern(*w.alias, false);
+        resolve_stmts(w.body);
+        close_block(w.body);
         break;
     }
     case StmtKind::Break:

@@ -1,8 +1,27 @@
-// Autograd: no_grad regions, backward and gradients.
+// Autograd: grad-mode and inference-mode regions, backward and gradients.
 #include "extras/extra_function.h"
 
 #include <ATen/core/grad_mode.h>
+#include <c10/core/InferenceMode.h>
 #include <torch/csrc/autograd/autograd.h>
+
+namespace {
+
+// An inference-mode region (torch.inference_mode) while its handle lives: LibTorch's guard,
+// which restores the autograd state and dispatch keys it found when the handle is freed.
+// Regions are left in the reverse order of entry, on the thread that entered them
+// (a `with` block does both).
+class InferenceModeRegion : public spl::HandleObject {
+public:
+    static constexpr const char* kKind = "an inference-mode region";
+    explicit InferenceModeRegion(bool enabled) : guard_(enabled) {}
+    const char* kind() const noexcept override { return kKind; }
+
+private:
+    c10::InferenceMode guard_;
+};
+
+} // namespace
 
 extern "C" {
 
@@ -22,6 +41,36 @@ SPL_TORCH_EXPORT void rt_torch_no_grad_exit(bool previous) {
 
 SPL_TORCH_EXPORT bool rt_torch_is_grad_enabled(void) {
     return spl::guarded<bool>(__func__, [&] { return c10::GradMode::is_enabled(); });
+}
+
+// torch.set_grad_enabled(mode): sets the mode now and returns the previous one (to restore).
+SPL_TORCH_EXPORT bool rt_torch_set_grad_enabled(bool mode) {
+    return spl::guarded<bool>(__func__, [&] {
+        const bool previous = c10::GradMode::is_enabled();
+        c10::GradMode::set_enabled(mode);
+        return previous;
+    });
+}
+
+// Enters an inference-mode region (enabled: false makes one that turns it off inside);
+// returns its handle, for rt_torch_inference_mode_exit.
+SPL_TORCH_EXPORT int64_t rt_torch_inference_mode_enter(bool enabled) {
+    return spl::guarded<int64_t>(__func__, [&] {
+        return spl::HandleTable::instance().insert_object(std::make_shared<InferenceModeRegion>(enabled));
+    });
+}
+
+// Leaves the region: the state it found comes back.
+SPL_TORCH_EXPORT void rt_torch_inference_mode_exit(int64_t region) {
+    spl::guarded<void>(__func__, [&] {
+        spl::HandleTable& table = spl::HandleTable::instance();
+        table.object<InferenceModeRegion>(region, "region", InferenceModeRegion::kKind); // refuses anything else
+        table.release(region);
+    });
+}
+
+SPL_TORCH_EXPORT bool rt_torch_is_inference_mode_enabled(void) {
+    return spl::guarded<bool>(__func__, [&] { return c10::InferenceMode::is_enabled(); });
 }
 
 // gradient: 0 for the implicit 1 of a scalar output.
@@ -48,6 +97,10 @@ SPL_TORCH_EXPORT void rt_torch_zero_grad(int64_t t) {
 SPL_EXTRA(rt_torch_no_grad_enter)
 SPL_EXTRA(rt_torch_no_grad_exit, "previous")
 SPL_EXTRA(rt_torch_is_grad_enabled)
+SPL_EXTRA(rt_torch_set_grad_enabled, "mode")
+SPL_EXTRA(rt_torch_inference_mode_enter, "enabled")
+SPL_EXTRA(rt_torch_inference_mode_exit, "region")
+SPL_EXTRA(rt_torch_is_inference_mode_enabled)
 SPL_EXTRA(rt_torch_backward, "t", "gradient", "retain_graph", "create_graph")
 SPL_EXTRA(rt_torch_grad, "t")
 SPL_EXTRA(rt_torch_zero_grad, "t")
