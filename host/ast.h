@@ -194,6 +194,7 @@ struct Call : Expr {
     ExprPtr callee;
     std::vector<ExprPtr> args;
     std::vector<std::string> arg_names; // "" for positional; empty vector when none is named
+    bool spreads = false;               // some argument is `*list` (named "*") or `**dict` (named "**")
     // The callee is a name `use m.*` brought in that is also a builtin's
     // (lib.torch's `sqrt`, `max`): the builtin's index, which runs when the
     // imported function refuses the call (Interpreter::call_or_builtin); else -1.
@@ -212,6 +213,7 @@ struct MethodCall : Expr {
     int builtin = -1;
     std::vector<ExprPtr> args;
     std::vector<std::string> arg_names;
+    bool spreads = false;                       // as Call's
     mutable const void* cached_owner = nullptr; // the ClassObj / EnumObj seen last
     mutable uint32_t cached_epoch = 0;          // its method table's version then
     mutable Value cached_method;                // its method (a function or an overload set)
@@ -443,6 +445,9 @@ struct Param {
     // Filled by the resolver (functions with a body): the compiled type.
     std::shared_ptr<const TypeSpec> spec;
     bool wraps_number = false; // [i64]/[f64]: a single number becomes a one-element array
+    // `name: T...` (the real Simple's variadic parameter): the positional arguments left over,
+    // as a list of T; `name: {text: V}...`: the named arguments no parameter takes, as a dict.
+    enum class Rest : uint8_t { None, Positional, Named } rest = Rest::None;
 };
 
 struct UpvalueDesc {
@@ -470,6 +475,10 @@ struct FnProto {
     std::vector<uint32_t> captured_params; // slots of parameters that closures capture
     std::string qualified_name;            // "Tensor.add", for traces
     bool checks_args = false;              // some parameter's type can refuse an argument (single-function rules)
+    // Variadic parameters (Param::rest): their indices, or -1; positional arguments fill the
+    // parameters before the first of them (those after it are named only).
+    int rest_positional = -1, rest_named = -1;
+    bool has_rest() const { return rest_positional >= 0 || rest_named >= 0; }
     // Filled on the first call: the body as one plugin call run without a frame, or null
     // (wrapper_fast_path.h). A shared_ptr because the plan's type is incomplete here.
     mutable std::shared_ptr<const WrapperPlan> wrapper;

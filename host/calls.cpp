@@ -191,8 +191,9 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
         if (base) slots[0] = *self;
 
         // Arguments into parameter slots; remember which were given.
-        GivenSet given_named(args.has_names() ? nparams : 0); // by position: the first args.count
-        if (!args.has_names()) {
+        const bool bound_by_target = args.has_names() || p.has_rest();
+        GivenSet given_named(bound_by_target ? nparams : 0); // else by position: the first args.count
+        if (!bound_by_target) {
             if (static_cast<size_t>(args.count) > nparams)
                 runtime_error(loc, "`" + p.qualified_name + "` takes " + std::to_string(nparams) + " argument" +
                                        (nparams == 1 ? "" : "s") + " but " + std::to_string(args.count) +
@@ -204,15 +205,32 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
             try {
                 target = &arg_targets(
                     &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; },
-                    loc, [&] { return "`" + p.qualified_name + "`"; });
+                    loc, [&] { return "`" + p.qualified_name + "`"; }, RestParams{p.rest_positional, p.rest_named});
             } catch (ProgramError& e) {
                 e.message += signature_note(p);
                 throw;
             }
+            // The variadic parameters start empty: a list of the extra positional arguments,
+            // a dict (name: value) of the named ones no parameter takes.
+            if (p.rest_positional >= 0) {
+                slots[base + static_cast<size_t>(p.rest_positional)] = make_array();
+                given_named.add(static_cast<size_t>(p.rest_positional));
+            }
+            if (p.rest_named >= 0) {
+                slots[base + static_cast<size_t>(p.rest_named)] = Value(new DictObj());
+                given_named.add(static_cast<size_t>(p.rest_named));
+            }
             for (int i = 0; i < args.count; ++i) {
-                size_t t = static_cast<size_t>((*target)[static_cast<size_t>(i)]);
-                slots[base + t] = std::move(args.values[i]);
-                given_named.add(t);
+                const int32_t t = (*target)[static_cast<size_t>(i)];
+                Value& slot = slots[base + static_cast<size_t>(t)];
+                if (t == p.rest_positional) {
+                    slot.as<ArrayObj>()->items.push_back(std::move(args.values[i]));
+                } else if (t == p.rest_named) {
+                    slot.as<DictObj>()->set(make_str((*args.names)[static_cast<size_t>(i)]), std::move(args.values[i]));
+                } else {
+                    slot = std::move(args.values[i]);
+                    given_named.add(static_cast<size_t>(t));
+                }
             }
         }
 
@@ -220,8 +238,18 @@ Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& arg
         const bool check = p.checks_args && !types_checked;
         for (size_t i = 0; i < nparams; ++i) {
             const Param& prm = p.params[i];
-            bool given = args.has_names() ? given_named.has(i) : i < static_cast<size_t>(args.count);
             Value& slot = slots[base + i];
+            if (prm.rest == Param::Rest::Positional) { // each element is checked as the declared type
+                const std::vector<Value>& items = slot.as<ArrayObj>()->items;
+                for (size_t k = 0; check && k < items.size(); ++k) {
+                    bool looked = false;
+                    if (!type_accepts_inline(*prm.spec, items[k], false, &looked))
+                        argument_type_error(*this, p, i, items[k], loc);
+                }
+                continue;
+            }
+            if (prm.rest == Param::Rest::Named) continue; // values of any type
+            bool given = bound_by_target ? given_named.has(i) : i < static_cast<size_t>(args.count);
             if (!given) {
                 if (!prm.default_value)
                     runtime_error(loc, "missing argument `" + prm.name + "` in the call of `" + p.qualified_name + "`" +

@@ -208,8 +208,52 @@ ArgList Interpreter::eval_args(const std::vector<ExprPtr>& exprs, const std::vec
     return ArgList{argv, static_cast<int>(n), names.empty() ? nullptr : &names};
 }
 
+// A call site with `*list` or `**dict`: its arguments expanded into `values` and `names`
+// (left empty when none is named). Their number and names change from call to call, so
+// such a call binds without the site's cached plan.
+ArgList Interpreter::eval_spread_args(const std::vector<ExprPtr>& exprs, const std::vector<std::string>& given_names,
+                                      std::vector<Value>& values, std::vector<std::string>& names) {
+    bool any_named = false;
+    for (size_t i = 0; i < exprs.size(); ++i) {
+        const std::string& name = given_names[i];
+        Value v = eval(*exprs[i]);
+        if (name == "*") {
+            const std::vector<Value>* items = nullptr;
+            if (v.is(ObjType::Array)) items = &v.as<ArrayObj>()->items;
+            if (v.is(ObjType::Tuple)) items = &v.as<TupleObj>()->items;
+            if (!items) runtime_error(exprs[i]->loc, "`*` spreads a list or a tuple, not a " + type_name(v));
+            for (const Value& item : *items) {
+                values.push_back(item);
+                names.emplace_back();
+            }
+        } else if (name == "**") {
+            if (!v.is(ObjType::Dict)) runtime_error(exprs[i]->loc, "`**` spreads a dict, not a " + type_name(v));
+            for (const auto& [key, item] : v.as<DictObj>()->entries) {
+                if (!key.is(ObjType::Str))
+                    runtime_error(exprs[i]->loc,
+                                  "`**` spreads a dict of text keys (argument names), found a key " + type_name(key));
+                values.push_back(item);
+                names.push_back(str_of(key));
+                any_named = true;
+            }
+        } else {
+            values.push_back(std::move(v));
+            names.push_back(name);
+            any_named |= !name.empty();
+        }
+    }
+    if (!any_named) names.clear();
+    return ArgList{values.data(), static_cast<int>(values.size()), any_named ? &names : nullptr};
+}
+
 Value Interpreter::eval_call(const Call& c) {
     Value callee = eval(*c.callee);
+    if (c.spreads) {
+        std::vector<Value> values;
+        std::vector<std::string> names;
+        ArgList args = eval_spread_args(c.args, c.arg_names, values, names);
+        return call(callee, args, c.loc);
+    }
     ArgBuffer buf(c.args.size());
     ArgList args = eval_args(c.args, c.arg_names, buf);
     if (c.builtin_fallback >= 0) return call_or_builtin(callee, args, c);
@@ -218,19 +262,31 @@ Value Interpreter::eval_call(const Call& c) {
 
 Value Interpreter::eval_method_call(const MethodCall& m) {
     Value obj = eval(*m.object);
+    if (m.spreads) {
+        std::vector<Value> values;
+        std::vector<std::string> names;
+        ArgList args = eval_spread_args(m.args, m.arg_names, values, names);
+        return call_named_method(m, obj, args, nullptr, nullptr);
+    }
     ArgBuffer buf(m.args.size());
     ArgList args = eval_args(m.args, m.arg_names, buf);
+    return call_named_method(m, obj, args, &m.plan, &m.overloads);
+}
 
+// `obj.name(args)` once the receiver and arguments are values; `plan` and `site` are the call
+// site's caches (null for a call with spreads, whose shape changes from call to call).
+Value Interpreter::call_named_method(const MethodCall& m, Value& obj, ArgList& args, ArgPlan* plan,
+                                     OverloadSite* site) {
     if (obj.is(ObjType::Instance)) {
         ClassObj* cls = obj.as<InstanceObj>()->cls;
         if (m.cached_owner == cls && m.cached_epoch == cls->epoch)
-            return call_function(m.cached_method, &obj, args, &m.plan, &m.overloads, m.loc);
+            return call_function(m.cached_method, &obj, args, plan, site, m.loc);
         auto it = cls->methods.find(m.name);
         if (it != cls->methods.end()) {
             m.cached_owner = cls;
             m.cached_epoch = cls->epoch;
             m.cached_method = it->second;
-            return call_function(it->second, &obj, args, &m.plan, &m.overloads, m.loc);
+            return call_function(it->second, &obj, args, plan, site, m.loc);
         }
         int f = cls->field_index(m.name);
         if (f >= 0) {
@@ -244,7 +300,7 @@ Value Interpreter::eval_method_call(const MethodCall& m) {
     } else if (obj.is(ObjType::Class)) {
         auto* cls = obj.as<ClassObj>();
         auto it = cls->statics.find(m.name);
-        if (it != cls->statics.end()) return call_function(it->second, nullptr, args, &m.plan, &m.overloads, m.loc);
+        if (it != cls->statics.end()) return call_function(it->second, nullptr, args, plan, site, m.loc);
         if (cls->methods.count(m.name))
             runtime_error(m.loc, "`" + m.name + "` of " + cls->name + " needs an instance (it is not `static`)");
         runtime_error(m.loc, "class " + cls->name + " has no static method `" + m.name + "`");
@@ -253,15 +309,15 @@ Value Interpreter::eval_method_call(const MethodCall& m) {
         int v = en->variant_index(m.name);
         if (v >= 0) return construct_variant(en, static_cast<uint32_t>(v), args, m.loc);
         auto it = en->statics.find(m.name);
-        if (it != en->statics.end()) return call_function(it->second, nullptr, args, &m.plan, &m.overloads, m.loc);
+        if (it != en->statics.end()) return call_function(it->second, nullptr, args, plan, site, m.loc);
         runtime_error(m.loc, "enum " + en->name + " has no variant or static method `" + m.name + "`");
     } else if (obj.is(ObjType::Module)) {
         Member tmp(m.loc, nullptr, m.name);
-        return call(member_value(obj, tmp), args, m.loc, &m.plan, &m.overloads);
+        return call(member_value(obj, tmp), args, m.loc, plan, site);
     } else if (obj.is(ObjType::Variant)) {
         EnumObj* en = obj.as<VariantObj>()->type;
         auto it = en->methods.find(m.name);
-        if (it != en->methods.end()) return call_function(it->second, &obj, args, &m.plan, &m.overloads, m.loc);
+        if (it != en->methods.end()) return call_function(it->second, &obj, args, plan, site, m.loc);
     } else if (obj.is(ObjType::Expectation)) {
         return call_matcher(*this, obj, m.name, args, m.loc);
     }

@@ -171,6 +171,10 @@ private:
     Value eval_call(const ast::Call& c);
     Value eval_method_call(const ast::MethodCall& m);
     ArgList eval_args(const std::vector<ast::ExprPtr>& exprs, const std::vector<std::string>& names, ArgBuffer& buf);
+    Value call_named_method(const ast::MethodCall& m, Value& obj, ArgList& args, ast::ArgPlan* plan,
+                            ast::OverloadSite* site);
+    ArgList eval_spread_args(const std::vector<ast::ExprPtr>& exprs, const std::vector<std::string>& given_names,
+                             std::vector<Value>& values, std::vector<std::string>& names);
     Value eval_member(const ast::Member& m);
     Value eval_index(const ast::Index& x);
     Value eval_index_key(const ast::Index& x);

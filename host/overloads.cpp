@@ -1,6 +1,8 @@
 // Chooses the overload a call runs by declared parameter types, with per-site caches and messages.
 #include "overloads.h"
 
+#include "arg_binding.h"
+
 #include <vector>
 
 namespace spl {
@@ -13,28 +15,20 @@ namespace {
 
 const TypeSpec& spec_of(const Param& p) { return p.spec ? *p.spec : *untyped_spec(); }
 
-// Binds arguments to parameters as `invoke` does — positional first, then
-// by name — but answers instead of raising: false when there are too many
-// arguments, a name matches no parameter or one given twice, or a required
-// parameter is left without a value.
+// Binds arguments to parameters as `invoke` does (bind_argument_targets), but answers
+// instead of raising: false when there are too many arguments, a name matches no parameter
+// or one given twice, or a required parameter is left without a value.
 bool bind_targets(const FnProto& p, const ArgList& args, std::vector<int32_t>& target) {
     const size_t nparams = p.params.size();
-    if (static_cast<size_t>(args.count) > nparams) return false;
-    target.assign(static_cast<size_t>(args.count), -1);
+    int bad = 0;
+    if (bind_argument_targets(
+            args, nparams, RestParams{p.rest_positional, p.rest_named},
+            [&](size_t k) -> const std::string& { return p.params[k].name; }, target, bad) != BindError::None)
+        return false;
     std::vector<bool> given(nparams, false);
-    for (int i = 0; i < args.count; ++i) {
-        const std::string* name = args.names ? &(*args.names)[static_cast<size_t>(i)] : nullptr;
-        size_t k = static_cast<size_t>(i);
-        if (name && !name->empty()) {
-            k = 0;
-            while (k < nparams && p.params[k].name != *name) ++k;
-            if (k == nparams || given[k]) return false;
-        }
-        given[k] = true;
-        target[static_cast<size_t>(i)] = static_cast<int32_t>(k);
-    }
+    for (int32_t k : target) given[static_cast<size_t>(k)] = true;
     for (size_t k = 0; k < nparams; ++k)
-        if (!given[k] && !p.params[k].default_value) return false;
+        if (!given[k] && !p.params[k].default_value && p.params[k].rest == Param::Rest::None) return false;
     return true;
 }
 
@@ -52,6 +46,7 @@ Fit overload_fit(const FunctionObj& fn, const ArgList& args, std::vector<int32_t
     if (!bind_targets(p, args, target)) return Fit::No;
     Fit fit = Fit::Yes;
     for (int i = 0; i < args.count; ++i) {
+        if (target[static_cast<size_t>(i)] == p.rest_named) continue; // a named variadic takes any value
         bool looked = false;
         bool ok = type_accepts(spec_of(p.params[static_cast<size_t>(target[static_cast<size_t>(i)])]), args.values[i],
                                true, &looked);
@@ -81,6 +76,7 @@ bool recheck_holds(const OverloadChoice& e, const ArgList& args) {
     const FnProto& p = *static_cast<const FunctionObj*>(e.fn)->proto;
     for (int i = 0; i < args.count; ++i) {
         if (i < 64 && !((e.recheck >> i) & 1)) continue;
+        if (e.plan.target[static_cast<size_t>(i)] == p.rest_named) continue;
         bool looked = false;
         const Param& prm = p.params[static_cast<size_t>(e.plan.target[static_cast<size_t>(i)])];
         if (!type_accepts(spec_of(prm), args.values[i], true, &looked)) return false;
@@ -161,7 +157,7 @@ Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, ast::Over
 bool function_accepts(const FunctionObj& fn, const ArgList& args) {
     const FnProto& p = *fn.proto;
     const size_t n = static_cast<size_t>(args.count);
-    if (!args.names) { // the operator protocol's case: no allocation
+    if (!args.names && !p.has_rest()) { // the operator protocol's case: no allocation
         if (n > p.params.size()) return false;
         for (size_t k = n; k < p.params.size(); ++k)
             if (!p.params[k].default_value) return false;
@@ -175,7 +171,8 @@ bool function_accepts(const FunctionObj& fn, const ArgList& args) {
     if (!p.checks_args) return true;
     for (size_t i = 0; i < n; ++i) {
         bool looked = false;
-        if (!type_accepts(spec_of(p.params[static_cast<size_t>(target[i])]), args.values[i], false, &looked))
+        if (target[i] != p.rest_named &&
+            !type_accepts(spec_of(p.params[static_cast<size_t>(target[i])]), args.values[i], false, &looked))
             return false;
     }
     return true;
@@ -188,6 +185,7 @@ std::string signature_text(const FnProto& p) {
         if (i) s += ", ";
         s += prm.name;
         if (!prm.type.empty()) s += ": " + prm.type.text;
+        if (prm.rest != Param::Rest::None) s += "...";
         if (prm.default_value) s += " = " + prm.default_text;
     }
     s += ")";

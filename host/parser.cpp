@@ -85,7 +85,8 @@ private:
     ExprPtr parse_bracket_literal();
     ExprPtr parse_brace_literal();
     ExprPtr parse_paren();
-    void parse_args(std::vector<ExprPtr>& args, std::vector<std::string>& names);
+    // Returns whether an argument is a spread (`*list`, `**dict`).
+    bool parse_args(std::vector<ExprPtr>& args, std::vector<std::string>& names);
     ExprPtr parse_index_item();
     void parse_comp_clauses(std::vector<CompClause>& clauses, Tok closing);
 
@@ -419,8 +420,24 @@ void Parser::parse_params(std::vector<Param>& params, bool allow_self) {
         if (accept(Tok::Colon)) {
             p.type = parse_type();
             p.to_float = is_float_type(p.type);
+            if (at(Tok::DotDot) && peek().kind == Tok::Dot) { // `name: T...`
+                advance();
+                advance();
+                const bool named = p.type.tree->kind == TypeExpr::Kind::Dict;
+                for (const auto& q : params)
+                    if (q.rest == (named ? Param::Rest::Named : Param::Rest::Positional))
+                        fail_at(p.loc, std::string("only one variadic parameter of ") +
+                                           (named ? "named" : "positional") + " arguments is allowed");
+                if (!params.empty() && params.back().rest == Param::Rest::Named)
+                    fail_at(p.loc, "the variadic parameter of named arguments (`name: {text: T}...`) comes last");
+                p.rest = named ? Param::Rest::Named : Param::Rest::Positional;
+                p.to_float = false;
+            }
         }
+        if (p.rest == Param::Rest::None && !params.empty() && params.back().rest == Param::Rest::Named)
+            fail_at(p.loc, "the variadic parameter of named arguments (`name: {text: T}...`) comes last");
         if (at(Tok::Assign)) {
+            if (p.rest != Param::Rest::None) fail_at(cur().loc, "a variadic parameter has no default (it is empty)");
             advance();
             const Token& first = cur();
             p.default_value = parse_expr();
@@ -472,6 +489,8 @@ StmtPtr Parser::parse_extern() {
     expect(Tok::KwFn, "`fn` after `extern`");
     s->name = expect_ident("the extern function's name");
     parse_params(s->params, false);
+    for (const Param& p : s->params)
+        if (p.rest != Param::Rest::None) fail_at(p.loc, "an extern function has no variadic parameter");
     if (accept(Tok::Arrow)) s->return_type = parse_type();
     std::string sig = "extern fn " + s->name + "(";
     for (size_t i = 0; i < s->params.size(); ++i) {
@@ -937,13 +956,22 @@ ExprPtr Parser::parse_prefixed(int limit) {
     return parse_postfix();
 }
 
-void Parser::parse_args(std::vector<ExprPtr>& args, std::vector<std::string>& names) {
+// `*xs` spreads a list into positional arguments and `**d` a dict (text keys) into named
+// ones (the real Simple's Spread and DictSpread); they are kept as arguments named "*"
+// and "**", expanded when the call runs (Interpreter::eval_spread_args).
+bool Parser::parse_args(std::vector<ExprPtr>& args, std::vector<std::string>& names) {
     // The `(` has been consumed.
-    bool any_named = false;
+    bool any_named = false, spreads = false;
     std::vector<std::string> tmp_names;
     while (!at(Tok::RParen)) {
         std::string name;
-        if ((at(Tok::Ident) || at(Tok::KwIn)) && peek().kind == Tok::Colon) {
+        if (at(Tok::Star) || at(Tok::StarStar)) {
+            name = at(Tok::Star) ? "*" : "**";
+            if (name == "*" && any_named) fail_at(cur().loc, "a positional argument cannot follow a named argument");
+            advance();
+            spreads = true;
+            any_named |= name == "**";
+        } else if ((at(Tok::Ident) || at(Tok::KwIn)) && peek().kind == Tok::Colon) {
             name = std::string(advance().text);
             advance();
             any_named = true;
@@ -955,7 +983,8 @@ void Parser::parse_args(std::vector<ExprPtr>& args, std::vector<std::string>& na
         if (!accept(Tok::Comma)) break;
     }
     expect(Tok::RParen, "`,` or `)` in the argument list");
-    if (any_named) names = std::move(tmp_names);
+    if (any_named || spreads) names = std::move(tmp_names);
+    return spreads;
 }
 
 ExprPtr Parser::parse_index_item() {
@@ -984,7 +1013,7 @@ ExprPtr Parser::parse_postfix() {
         if (at(Tok::LParen)) {
             advance();
             auto call = std::make_unique<Call>(e->loc, std::move(e));
-            parse_args(call->args, call->arg_names);
+            call->spreads = parse_args(call->args, call->arg_names);
             e = std::move(call);
         } else if (at(Tok::Dot)) {
             advance();
@@ -999,7 +1028,7 @@ ExprPtr Parser::parse_postfix() {
             if (at(Tok::LParen)) {
                 advance();
                 auto mc = std::make_unique<MethodCall>(loc, std::move(e), name);
-                parse_args(mc->args, mc->arg_names);
+                mc->spreads = parse_args(mc->args, mc->arg_names);
                 e = std::move(mc);
             } else {
                 e = std::make_unique<Member>(loc, std::move(e), name);

@@ -196,10 +196,13 @@ std::shared_ptr<const TypeSpec> Resolver::param_spec(const TypeRef& type) {
 }
 
 void Resolver::resolve_function(FnProto& p, FnState* parent, const std::string& qualified) {
-    for (Param& param : p.params) {
+    for (size_t i = 0; i < p.params.size(); ++i) {
+        Param& param = p.params[i];
         param.spec = param_spec(param.type);
-        param.wraps_number = param.spec->wraps_number();
-        p.checks_args |= !param.spec->trivial_for_single();
+        param.wraps_number = param.rest == Param::Rest::None && param.spec->wraps_number();
+        if (param.rest == Param::Rest::Positional) p.rest_positional = static_cast<int>(i);
+        if (param.rest == Param::Rest::Named) p.rest_named = static_cast<int>(i);
+        if (param.rest != Param::Rest::Named) p.checks_args |= !param.spec->trivial_for_single();
     }
     FnState st;
     st.parent = parent;

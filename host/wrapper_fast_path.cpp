@@ -87,12 +87,12 @@ const ast::Call* global_call(const ast::Expr& e) {
 }
 
 std::shared_ptr<const WrapperPlan> make_plan(const ast::FnProto& p) {
-    if (p.body.stmts.size() != 1 || !p.captured_params.empty() || p.nslots > kMaxSlots) return nullptr;
+    if (p.body.stmts.size() != 1 || !p.captured_params.empty() || p.nslots > kMaxSlots || p.has_rest()) return nullptr;
     const ast::Stmt& s = *p.body.stmts[0];
     if (s.kind != ast::StmtKind::Expr || !static_cast<const ast::ExprStmt&>(s).tail) return nullptr;
     auto plan = std::make_shared<WrapperPlan>();
     const ast::Call* outer = global_call(*static_cast<const ast::ExprStmt&>(s).expr);
-    if (!outer) return nullptr;
+    if (!outer || outer->spreads) return nullptr;
     plan->call = outer;
     const ast::Call* inner = outer->args.size() == 1 ? global_call(*outer->args[0]) : nullptr;
     if (inner) { // C(f: EXTERN(...))
