@@ -2,11 +2,11 @@
 // input is a Simple source file, lexed, parsed and resolved as splrun does before running a
 // module (host/module_loader.cpp; `use` statements stay unbound, so their names are unknown).
 // A bad program must be a ProgramError; any other exception, or a crash, is a finding.
-#include "diagnostics.h"
-#include "objects.h"
-#include "parser.h"
-#include "resolver.h"
-#include "source.h"
+#include "base/diagnostics.h"
+#include "resolve/objects.h"
+#include "syntax/parser.h"
+#include "resolve/resolver.h"
+#include "base/source.h"
 
 #include <cstdint>
 #include <string>

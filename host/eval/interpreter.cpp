@@ -1,0 +1,251 @@
+// The interpreter object: module execution, frames, drop, and the program and spec entry points.
+#include "eval/interpreter.h"
+
+#include <cstdio>
+
+#include "eval/builtins.h"
+#include "eval/drop_fast_path.h"
+#include "ffi/extern_call.h"
+#include "eval/module_loader.h"
+#include "ffi/plugin_loader.h"
+#include "eval/sspec.h"
+#include "eval/stack_limit.h"
+#include "ffi/word_ffi.h"
+
+namespace spl {
+
+namespace {
+constexpr size_t kStackSlots = size_t(1) << 18; // 4 MiB of Values
+} // namespace
+
+const char* op_method_name(Op op) {
+    static const char* const names[] = {
+        "add",  "sub",  "mul",  "div",      "mod",      "pow",       "matmul", "radd", "rsub",
+        "rmul", "rdiv", "rmod", "rpow",     "rmatmul",  "eq",        "ne",     "lt",   "le",
+        "gt",   "ge",   "neg",  "get_item", "set_item", "to_string", "iter",   "next",
+    };
+    static_assert(sizeof names / sizeof *names == static_cast<size_t>(Op::Count), "one name per Op");
+    return names[static_cast<size_t>(op)];
+}
+
+Interpreter::Interpreter(HostOptions options)
+    : options_(std::move(options)), plugins_(std::make_unique<PluginLoader>(options_.plugin_dirs)),
+      modules_(std::make_unique<ModuleLoader>(*this, options_.lib_roots)), spec_(std::make_unique<SpecRunner>(*this)),
+      stack_(new Value[kStackSlots]), stack_size_(kStackSlots), stack_floor_(call_stack_floor()) {
+    for (const BuiltinDef& def : builtin_table()) builtins_.emplace_back(new BuiltinObj(&def));
+
+    auto make_enum = [&](const char* name, std::vector<VariantInfo> variants) {
+        auto* e = new EnumObj(name);
+        types_.emplace_back(e);
+        e->variants = std::move(variants);
+        for (uint32_t i = 0; i < e->variants.size(); ++i) {
+            e->unit_values.emplace_back();
+            e->constructors.emplace_back(new VariantCtorObj(e, i));
+        }
+        return e;
+    };
+    option_ = make_enum("Option", {{"Some", {"value"}}});
+    result_ = make_enum("Result", {{"Ok", {"value"}}, {"Err", {"error"}}});
+}
+
+Interpreter::~Interpreter() {
+    // Objects first (their drop methods may still run Simple code), then the
+    // classes, then the syntax trees they point into.
+    modules_->release_all();
+    types_.clear();
+    builtins_.clear();
+    modules_.reset();
+}
+
+Value Interpreter::make_some(Value v) { return Value(new VariantObj(option_, 0, {std::move(v)})); }
+Value Interpreter::make_ok(Value v) { return Value(new VariantObj(result_, 0, {std::move(v)})); }
+Value Interpreter::make_err(Value v) { return Value(new VariantObj(result_, 1, {std::move(v)})); }
+
+void Interpreter::out(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+void Interpreter::report_error(const ProgramError& e) {
+    std::fflush(stdout);
+    std::string text = format_error(e);
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fflush(stderr);
+}
+
+int64_t Interpreter::live_instances(const std::string& class_name) const {
+    int64_t n = 0;
+    for (const Value& t : types_)
+        if (t.is(ObjType::Class) && (class_name.empty() || t.as<ClassObj>()->name == class_name))
+            n += t.as<ClassObj>()->live;
+    return n;
+}
+
+// ---------------------------------------------------------------- stack
+
+Value* Interpreter::push_slots(uint32_t n) {
+    if (sp_ + n > stack_size_) runtime_error(SourceLoc{}, "stack overflow: the value stack is full");
+    Value* base = &stack_[sp_];
+    sp_ += n;
+    return base;
+}
+
+void Interpreter::pop_slots(Value* base, uint32_t n) {
+    // Reverse order: the last declared local is dropped first.
+    for (uint32_t i = n; i-- > 0;) base[i].reset();
+    sp_ = static_cast<size_t>(base - stack_.get());
+}
+
+FrameScope::FrameScope(Interpreter& in, CallFrame* frame, SourceLoc loc) : in_(in), saved_(in.frame_) {
+    if (in.depth_ >= in.options_.max_depth || stack_below(in.stack_floor_)) refuse(in, loc);
+    ++in.depth_;
+    in.frame_ = frame;
+}
+
+// Out of line, so that building the message costs the constructor nothing on every call.
+void FrameScope::refuse(const Interpreter& in, SourceLoc loc) {
+    if (in.depth_ >= in.options_.max_depth)
+        runtime_error(loc, "stack overflow: more than " + std::to_string(in.options_.max_depth) + " nested calls");
+    runtime_error(loc, "stack overflow: " + std::to_string(in.depth_) +
+                           " nested calls have used up the interpreter's stack");
+}
+
+Value Interpreter::eval_detached(const ast::Expr& e, uint32_t nslots) {
+    StackWindow win(*this, nslots);
+    CallFrame frame{win.slots(), nullptr, nullptr, {}};
+    FrameScope scope(*this, &frame, e.loc);
+    return eval(e);
+}
+
+// ---------------------------------------------------------------- modules
+
+void Interpreter::create_extern(const ast::ExternDecl& d) {
+    if (options_.simple_runtime_ffi) {
+        *d.global = bind_word_extern(d);
+        return;
+    }
+    const OpenedPlugin* plugin = nullptr;
+    const SplFunction* fn = plugins_->bind(d, &plugin);
+    auto* ex = new ExternObj(&d, fn);
+    Value v(ex);
+    prepare_extern(*ex, options_.fast_paths ? plugin->errors : PluginErrors{});
+    for (const ast::Param& p : d.params) {
+        ex->has_default.push_back(p.default_value != nullptr);
+        ex->defaults.push_back(p.default_value ? eval_detached(*p.default_value, d.default_slots) : Value());
+    }
+    *d.global = std::move(v);
+}
+
+// Runs a resolved module: imports and declarations first (so that functions
+// and classes can be used before the line that defines them), then the
+// top-level statements in order.
+void Interpreter::execute_module(ModuleObj& m) {
+    ast::FnProto& init = m.ast->init;
+    StackWindow win(*this, init.nslots);
+    CallFrame frame{win.slots(), nullptr, &init, {}};
+    FrameScope scope(*this, &frame, init.loc);
+    const auto& stmts = init.body.stmts;
+    for (const auto& s : stmts) {
+        if (s->kind != ast::StmtKind::Use) continue;
+        for (const auto& b : static_cast<const ast::Use&>(*s).bindings)
+            if (b.global)
+                *b.global =
+                    b.source_index < 0 ? Value(b.source) : b.source->globals[static_cast<size_t>(b.source_index)];
+    }
+    for (const auto& s : stmts) {
+        switch (s->kind) {
+        case ast::StmtKind::Fn: {
+            // A name declared more than once becomes an overload set, in declaration order.
+            const auto& d = static_cast<const ast::FnDecl&>(*s);
+            add_overload(*d.global, make_function(*d.proto, nullptr), d.proto->name);
+            break;
+        }
+        case ast::StmtKind::Class: create_class(static_cast<const ast::ClassDecl&>(*s), m); break;
+        case ast::StmtKind::Enum: create_enum(static_cast<const ast::EnumDecl&>(*s), m); break;
+        case ast::StmtKind::Trait: create_trait(static_cast<const ast::TraitDecl&>(*s)); break;
+        default: break;
+        }
+    }
+    for (const auto& s : stmts)
+        if (s->kind == ast::StmtKind::Impl) apply_impl(static_cast<const ast::ImplDecl&>(*s));
+    for (const auto& s : stmts)
+        if (s->kind == ast::StmtKind::Extern) create_extern(static_cast<const ast::ExternDecl&>(*s));
+    exec_block(init.body);
+}
+
+void Interpreter::report_drop_error(ProgramError& e, const InstanceObj& instance) {
+    ++drop_errors_;
+    if (!e.trace.empty()) e.trace.pop_back(); // drop was not called from anywhere in the program
+    e.notes.push_back("while running `drop` of a " + instance.cls->name);
+    report_error(e);
+}
+
+void Interpreter::run_drop(InstanceObj* instance) {
+    // A `drop` that is one plugin call on a field runs without the object coming back to
+    // life: nothing else can see it, and it is freed at once (release() with `dropped` set).
+    try {
+        if (run_drop_fast(*this, *instance)) {
+            instance->release();
+            return;
+        }
+    } catch (ProgramError& e) {
+        report_drop_error(e, *instance);
+        instance->release();
+        return;
+    }
+    Value self(instance); // the object lives again while drop runs
+    try {
+        const Value& drop = instance->cls->drop;
+        const Value& first = drop.is(ObjType::Overloads) ? drop.as<OverloadSetObj>()->fns[0] : drop;
+        ArgList args{nullptr, 0};
+        call_function(drop, &self, args, nullptr, nullptr, first.as<FunctionObj>()->proto->loc);
+    } catch (ProgramError& e) {
+        report_drop_error(e, *instance);
+    } catch (const ControlSignal&) {
+    } catch (const SpecSkip&) {}
+}
+
+// ---------------------------------------------------------------- entry points
+
+int Interpreter::run_program(const std::string& path) {
+    int status = 0;
+    try {
+        Value mod = modules_->load_main(path);
+        auto* m = mod.as<ModuleObj>();
+        int g = m->find_global("main");
+        if (g >= 0 && m->globals[static_cast<size_t>(g)].is(ObjType::Function)) {
+            Value main_fn = m->globals[static_cast<size_t>(g)];
+            Value r = call_with(main_fn, {}, main_fn.as<FunctionObj>()->proto->loc);
+            if (r.is_int()) status = static_cast<int>(r.as_int());
+            if (r.is(ObjType::Variant) && r.as<VariantObj>()->type == result_ && r.as<VariantObj>()->index == 1)
+                runtime_error(main_fn.as<FunctionObj>()->proto->loc, "`main` returned " + repr(r, SourceLoc{}));
+        }
+    } catch (const ProgramError& e) {
+        report_error(e);
+        status = 1;
+    }
+    if (spec_->examples_run() > 0) {
+        spec_->print_summary();
+        if (spec_->failed() > 0) status = 1;
+    }
+    modules_->release_all();
+    std::fflush(stdout);
+    if (drop_errors_ > 0 && status == 0) status = 1;
+    return status;
+}
+
+int Interpreter::run_tests(const std::vector<std::string>& spec_files) {
+    for (const std::string& file : spec_files) {
+        spec_->begin_file(file);
+        try {
+            Value mod = modules_->load_main(file);
+            modules_->retire(mod);
+        } catch (const ProgramError& e) {
+            spec_->file_error(e);
+        }
+        spec_->end_file();
+    }
+    modules_->release_all();
+    spec_->print_summary();
+    std::fflush(stdout);
+    return spec_->failed() > 0 || drop_errors_ > 0 ? 1 : 0;
+}
+
+} // namespace spl

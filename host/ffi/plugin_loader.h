@@ -1,0 +1,65 @@
+// plugin_loader.h — finds, opens and checks native plugins (spl_plugin.h).
+//
+// A call to an extern `rt_<prefix>_...` is served by `libspl_<prefix>.so`,
+// searched in the configured directories (see HostOptions::plugin_dirs) and
+// then by the system's dynamic loader. Each plugin is opened once, with the
+// ABI version this host was compiled for; every `extern fn` declaration is
+// checked against the function the plugin registered under that name.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "syntax/ast.h"
+#include "spl_plugin.h"
+#include "ffi/typed_call.h"
+
+namespace spl {
+
+// A plugin opened through spl_plugin_open.
+struct OpenedPlugin {
+    std::string path;
+    const SplPluginInfo* info = nullptr;
+    PluginErrors errors; // null when the plugin does not export them: calls then go boxed
+};
+
+// Why `decl` does not match the function a plugin registered under its name
+// (parameter count, names, types, result); "" when it matches.
+std::string registration_mismatch(const ast::ExternDecl& decl, const SplFunction& fn);
+
+// On a machine with an NVIDIA driver, opens libspl_torch.so (from `search_dirs`) now, on the
+// calling thread, before the interpreter's thread exists: LibTorch's CUDA part, which the
+// plugin loads as it opens, crashed on its first GPU training step when it was loaded from
+// the interpreter's thread instead (seen on H100 and H200 machines; loaded before that
+// thread is made, as here or by LD_PRELOAD, it runs). Elsewhere it does nothing, so start-up
+// stays as it was. The later open() finds the library already loaded.
+void open_gpu_plugin_early(const std::vector<std::string>& search_dirs);
+
+class PluginLoader {
+public:
+    explicit PluginLoader(std::vector<std::string> search_dirs) : dirs_(std::move(search_dirs)) {}
+    // Plugins are never dlclose()d: the SplFunction tables they returned are
+    // referenced until the end, and libraries like LibTorch do not support
+    // being unloaded while the process lives on.
+    ~PluginLoader() = default;
+    PluginLoader(const PluginLoader&) = delete;
+    PluginLoader& operator=(const PluginLoader&) = delete;
+
+    // The function registered for `decl`, after checking that it matches the
+    // declaration. Throws ProgramError (ErrorKind::Load) naming what is wrong.
+    // `plugin`, when given, is set to the plugin that provides it.
+    const SplFunction* bind(const ast::ExternDecl& decl, const OpenedPlugin** plugin = nullptr);
+
+    // libspl_<prefix>.so, opened once; nullptr when it cannot be found or
+    // opened, with `why` (and `searched`: the paths tried) saying so.
+    const OpenedPlugin* open(const std::string& prefix, std::string& why, std::string& searched);
+
+private:
+    const OpenedPlugin& open_for(const std::string& prefix, const ast::ExternDecl& decl);
+
+    std::vector<std::string> dirs_;
+    std::unordered_map<std::string, OpenedPlugin> plugins_;
+};
+
+} // namespace spl

@@ -1,0 +1,21 @@
+// resolver.h — binds every name of a parsed module before it runs.
+//
+// * local variables get frame slots (block-scoped; slots of finished blocks
+//   are reused), and each block records the slots it must clear on exit;
+// * a local read by a closure becomes a shared cell (Lua-style upvalues), so
+//   closures see later assignments and loop variables are fresh per iteration;
+// * other names become module globals or builtins — an unknown name is an
+//   error before the program starts;
+// * the last expression statement of each function body is marked as its
+//   value (implicit return), through trailing if/match statements.
+#pragma once
+
+#include "resolve/objects.h"
+
+namespace spl {
+
+// Sizes `m.globals` and annotates `m.ast`. The loader must have filled the
+// bindings of each `use`. Throws ProgramError (ErrorKind::Name).
+void resolve_module(ModuleObj& m);
+
+} // namespace spl

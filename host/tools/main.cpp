@@ -1,0 +1,193 @@
+// main.cpp — the `splrun` command line.
+//
+//   splrun [options] FILE.spl [ARGS...]     run a program
+//   splrun [options] test PATH...           run SSpec files (*_spec.spl under each PATH)
+//   splrun [options] doctor                 report what it would load and any mismatch
+//
+// Options: -L DIR (library root, repeatable), --max-depth N, --simple-runtime-ffi, --no-fast-paths,
+// -h, --version.
+// Environment: SIMPLE_LIB (library roots, ':'-separated), SIMPLE_SFFI_PATH
+// (plugin directories, ':'-separated).
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/doctor.h"
+#include "eval/interpreter.h"
+#include "ffi/plugin_loader.h"
+#include "ffi/search_paths.h"
+#include "spl_plugin.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: splrun [options] FILE.spl [ARGS...]\n"
+    "       splrun [options] test PATH...\n"
+    "       splrun [options] doctor           what it would load, versions, CUDA, mismatches\n"
+    "options:\n"
+    "  -L DIR          add a library root (where `use lib.torch...` is looked up)\n"
+    "  --max-depth N   nested calls allowed before \"stack overflow\" (default 4000)\n"
+    "  --simple-runtime-ffi\n"
+    "                  native calls only as the real Simple runtime makes them: no plugin is\n"
+    "                  opened; extern fns are its built-ins (spl_dlopen, spl_dlsym,\n"
+    "                  spl_wffi_call_i64, spl_f64_to_bits, spl_bits_to_f64, spl_str_ptr,\n"
+    "                  rt_cstring_to_text, rt_env_get); default library root\n"
+    "                  <exe>/" SPLRUN_WORD_LIB_FROM_BIN "\n"
+    "  --no-fast-paths every call as written, through boxed thunks (no typed calls, no\n"
+    "                  one-call bodies run without a frame): to check those paths\n"
+    "  -h, --help      this text\n"
+    "  --version       the host and plugin ABI versions\n"
+    "environment:\n"
+    "  SIMPLE_LIB        library roots, ':'-separated (default: <exe>/" SPLRUN_LIB_FROM_BIN ")\n"
+    "  SIMPLE_SFFI_PATH  plugin directories, ':'-separated, searched before the defaults\n"
+    "                    (<exe>/../runtime_plugin, <exe>/" SPLRUN_PLUGINS_FROM_BIN ")\n";
+
+void find_specs(const std::string& dir, std::vector<std::string>& out) {
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return;
+    std::vector<std::string> entries;
+    while (dirent* e = ::readdir(d)) {
+        std::string name = e->d_name;
+        if (name == "." || name == "..") continue;
+        entries.push_back(name);
+    }
+    ::closedir(d);
+    std::sort(entries.begin(), entries.end());
+    for (const auto& name : entries) {
+        std::string path = dir + "/" + name;
+        if (spl::is_dir(path))
+            find_specs(path, out);
+        else if (name.size() > 9 && name.compare(name.size() - 9, 9, "_spec.spl") == 0)
+            out.push_back(path);
+    }
+}
+
+struct Job {
+    spl::HostOptions options;
+    bool test = false;
+    bool doctor = false;
+    std::vector<std::string> paths;
+    int status = 0;
+};
+
+void* run_job(void* p) {
+    auto* job = static_cast<Job*>(p);
+    spl::Interpreter interp(job->options);
+    if (job->test) {
+        std::vector<std::string> files;
+        for (const auto& path : job->paths) {
+            if (spl::is_dir(path))
+                find_specs(path, files);
+            else
+                files.push_back(path);
+        }
+        if (files.empty()) {
+            std::fprintf(stderr, "splrun test: no *_spec.spl files found\n");
+            job->status = 2;
+            return nullptr;
+        }
+        job->status = interp.run_tests(files);
+    } else {
+        job->status = interp.run_program(job->paths[0]);
+    }
+    return nullptr;
+}
+
+// Ends the process once the program's values are dropped (the Interpreter is gone) and its
+// output flushed, without running the libraries' static destructors: LibTorch's unregister
+// its 3,000 operators one by one (50 ms, a sixth of a `use lib.torch.*` start-up), for a
+// process that is ending anyway. Under a sanitizer the normal exit stays: the leak check
+// runs there.
+int finish(int status) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return status;
+#else
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(status);
+#endif
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // A write past RLIMIT_FSIZE then fails with EFBIG, which a plugin reports as an error
+    // naming the file, instead of the kernel's SIGXFSZ killing the program.
+    std::signal(SIGXFSZ, SIG_IGN);
+    Job job;
+    std::vector<std::string> lib_dirs;
+    int i = 1;
+    for (; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "-h" || a == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (a == "--version") {
+            std::printf("splrun %s (plugin ABI %u)\n", SPLRUN_VERSION, SPL_PLUGIN_ABI_VERSION);
+            return 0;
+        }
+        if (a == "-L" && i + 1 < argc) {
+            lib_dirs.push_back(argv[++i]);
+        } else if (a.rfind("-L", 0) == 0 && a.size() > 2) {
+            lib_dirs.push_back(a.substr(2));
+        } else if (a == "--simple-runtime-ffi") {
+            job.options.simple_runtime_ffi = true;
+        } else if (a == "--no-fast-paths") {
+            job.options.fast_paths = false;
+        } else if (a == "--max-depth" && i + 1 < argc) {
+            job.options.max_depth = std::max(16, std::atoi(argv[++i]));
+        } else if (!a.empty() && a[0] == '-' && a != "-") {
+            std::fprintf(stderr, "splrun: unknown option %s\n%s", a.c_str(), kUsage);
+            return 2;
+        } else {
+            break;
+        }
+    }
+    if (i >= argc) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+    if (std::strcmp(argv[i], "doctor") == 0 && i + 1 == argc) {
+        job.doctor = true;
+    } else if (std::strcmp(argv[i], "test") == 0) {
+        job.test = true;
+        for (++i; i < argc; ++i) job.paths.push_back(argv[i]);
+        if (job.paths.empty()) job.paths.push_back(".");
+    } else {
+        job.paths.push_back(argv[i]);
+        for (++i; i < argc; ++i) job.options.program_args.push_back(argv[i]);
+    }
+
+    // doctor reports the plugin setup whatever the mode: it keeps the plugin library's defaults
+    if (job.doctor) job.options.simple_runtime_ffi = false;
+    spl::SearchPaths paths = spl::search_paths(lib_dirs, job.options.simple_runtime_ffi);
+    job.options.lib_roots = std::move(paths.lib_roots);
+    job.options.plugin_dirs = std::move(paths.plugin_dirs);
+    if (job.doctor) return finish(spl::run_doctor(job.options));
+
+    spl::open_gpu_plugin_early(job.options.plugin_dirs);
+    // The tree walker recurses on the C++ stack; give it room for deep
+    // Simple recursion (bounded by --max-depth) instead of the default 8 MiB.
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t(512) << 20);
+    pthread_t thread;
+    if (pthread_create(&thread, &attr, run_job, &job) != 0) {
+        run_job(&job);
+    } else {
+        pthread_join(thread, nullptr);
+    }
+    pthread_attr_destroy(&attr);
+    return finish(job.status);
+}
