@@ -5,14 +5,14 @@
 #include <string_view>
 #include <vector>
 
+#include "resolve/builtin_names.h"
 #include "resolve/objects.h"
 
 namespace spl {
 
 // The table, in the order the resolver numbers builtins by.
 const std::vector<BuiltinDef>& builtin_table();
-// Index into builtin_table(), or -1.
-int find_builtin(std::string_view name);
+// find_builtin(name): its index in the table (resolve/builtin_names.h).
 
 // Whether `def` takes these arguments: their number, names, and kinds where
 // the builtin declares them (numbers_only). What decides whether a call

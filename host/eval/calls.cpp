@@ -12,6 +12,51 @@ namespace spl {
 
 using namespace ast;
 
+namespace {
+
+// A call of an extern: its arguments matched to the declaration's parameters (positional, then
+// by name, as for any call: arg_binding.h), then made through the typed symbol or the boxed
+// thunk (ffi/extern_call.h). Kept out of Interpreter::call, whose frame every Simple call uses.
+[[gnu::noinline]] Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgPlan* plan,
+                                    SourceLoc loc) {
+    const ast::ExternDecl& d = *ex.decl;
+    const size_t nparams = d.params.size();
+    // The plugin needs at least its required parameters.
+    const size_t nrequired = static_cast<size_t>(ex.fn->nrequired);
+    constexpr size_t kInline = 12;
+    const Value* by_param_inline[kInline] = {};
+    std::vector<const Value*> by_param_heap;
+    const Value** by_param = by_param_inline;
+    if (nparams > kInline) {
+        by_param_heap.assign(nparams, nullptr);
+        by_param = by_param_heap.data();
+    }
+    size_t nargs = 0;
+    if (!args.has_names()) {
+        // Positional: argument i fills parameter i, defaults fill the rest.
+        if (static_cast<size_t>(args.count) > nparams)
+            runtime_error(loc, "`" + d.name + "` takes " + std::to_string(nparams) + " arguments but " +
+                                   std::to_string(args.count) + " were given");
+        for (int i = 0; i < args.count; ++i) by_param[i] = &args.values[i];
+        nargs = std::max(static_cast<size_t>(args.count), nrequired);
+    } else {
+        // Which parameter each argument fills.
+        std::vector<int32_t> scratch;
+        const auto& target = arg_targets(
+            &ex, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return d.params[i].name; }, loc,
+            [&] { return "`" + d.name + "`"; });
+        for (int i = 0; i < args.count; ++i) {
+            size_t p = static_cast<size_t>(target[static_cast<size_t>(i)]);
+            by_param[p] = &args.values[i];
+            nargs = std::max(nargs, p + 1);
+        }
+        nargs = std::max(nargs, nrequired);
+    }
+    return call_extern_params(in, ex, by_param, nargs, loc);
+}
+
+} // namespace
+
 Value Interpreter::make_function(const FnProto& proto, const Obj* owner) {
     return Value(new FunctionObj(&proto, owner));
 }

@@ -57,6 +57,8 @@ Interpreter::~Interpreter() {
     modules_.reset();
 }
 
+PluginCaller& plugin_caller(Interpreter& in) { return in; }
+
 Value Interpreter::make_some(Value v) { return Value(new VariantObj(option_, 0, {std::move(v)})); }
 Value Interpreter::make_ok(Value v) { return Value(new VariantObj(result_, 0, {std::move(v)})); }
 Value Interpreter::make_err(Value v) { return Value(new VariantObj(result_, 1, {std::move(v)})); }

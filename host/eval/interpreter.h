@@ -24,6 +24,7 @@
 
 #include "syntax/ast.h"
 #include "base/diagnostics.h"
+#include "ffi/extern_call.h"
 #include "resolve/objects.h"
 #include "base/source.h"
 #include "base/value.h"
@@ -33,16 +34,6 @@ namespace spl {
 class ModuleLoader;
 class PluginLoader;
 class SpecRunner;
-
-// Arguments of one call: `count` values, and their names when any argument
-// was named (names[i] == "" for a positional one).
-struct ArgList {
-    Value* values;
-    int count;
-    const std::vector<std::string>* names = nullptr;
-    Value& operator[](int i) { return values[i]; }
-    bool has_names() const { return names != nullptr; }
-};
 
 // Storage for evaluated arguments: inline for the usual few, heap beyond.
 class ArgBuffer {
@@ -87,7 +78,7 @@ struct HostOptions {
     bool fast_paths = true;
 };
 
-class Interpreter final : public DropRunner {
+class Interpreter final : public DropRunner, public PluginCaller {
 public:
     explicit Interpreter(HostOptions options);
     ~Interpreter();
@@ -129,11 +120,12 @@ public:
     // "{v:spec}" and format(v, spec): numbers and text by Python's rules; an
     // object by its `format(spec)` method, else its text padded/truncated.
     std::string format_with(const Value& v, const FormatSpec& spec, SourceLoc loc);
-    std::string type_name(const Value& v) const;
+    std::string type_name(const Value& v) const override;
     Value make_some(Value v);
     Value make_ok(Value v);
     Value make_err(Value v);
     EnumObj* option_type() const { return option_; }
+    const Obj* option_enum() const override { return option_; }
     EnumObj* result_type() const { return result_; }
 
     // ---- services
@@ -144,7 +136,7 @@ public:
     const HostOptions& options() const { return options_; }
     void out(std::string_view text); // program output (stdout)
     int64_t live_instances(const std::string& class_name) const;
-    int64_t extern_calls = 0;                 // plugin calls made so far: `extern_calls()`, for benchmarks
+    // extern_calls (PluginCaller): plugin calls made so far, `extern_calls()`
     void report_error(const ProgramError& e); // prints to stderr
 
     // ---- modules (interpreter.cpp)

@@ -6,12 +6,12 @@
 #include <string_view>
 
 #include "eval/interpreter.h"
+#include "resolve/builtin_names.h"
 
 namespace spl {
 
-// The id of a built-in method name (looked up once per call site by the
-// resolver), or -1 when no built-in type has a method of that name.
-int find_builtin_method(std::string_view name);
+// find_builtin_method(name): a method name's id (resolve/builtin_names.h), which the
+// resolver stores at each call site.
 
 Value call_builtin_method(Interpreter& in, const Value& receiver, int id, const std::string& name, ArgList& args,
                           SourceLoc loc);

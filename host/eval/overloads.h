@@ -18,6 +18,7 @@
 
 #include "syntax/ast.h"
 #include "eval/interpreter.h"
+#include "resolve/types.h"
 #include "resolve/objects.h"
 
 namespace spl {

@@ -1,7 +1,8 @@
 // extern_call.cpp — converting arguments and results at the plugin boundary, and making the call.
+// (Matching a call's arguments to the parameters, before: call_extern, eval/calls.cpp.)
 #include "ffi/extern_call.h"
 
-#include "eval/arg_binding.h"
+#include "base/diagnostics.h"
 #include "base/scalar_types.h"
 
 namespace spl {
@@ -65,7 +66,7 @@ struct Where {
 // `arrays_`, which lives as long as the call.
 class Boxer {
 public:
-    Boxer(Interpreter& in, const ExternObj& ex, SourceLoc loc) : in_(in), ex_(ex), loc_(loc) {}
+    Boxer(PluginCaller& in, const ExternObj& ex, SourceLoc loc) : in_(in), ex_(ex), loc_(loc) {}
 
     SplValue box(const Value& v, ConvKind kind, ConvKind elem, bool optional, Where what) {
         SplValue out{};
@@ -139,14 +140,14 @@ private:
         if (v.is_float()) return box(v, ConvKind::F64, ConvKind::Any, false, what);
         if (v.is(ObjType::Str)) return text(v);
         if (v.is(ObjType::Array) || v.is(ObjType::Tuple)) return array(v, ConvKind::Any, what);
-        if (v.is(ObjType::Variant) && v.as<VariantObj>()->type == in_.option_type())
+        if (v.is(ObjType::Variant) && v.as<VariantObj>()->type == in_.option_enum())
             return any(v.as<VariantObj>()->payload[0], what);
         runtime_error(loc_, describe(what) + " of `" + ex_.decl->name + "`: a " + in_.type_name(v) +
                                 " cannot be passed to a plugin");
         return out;
     }
 
-    Interpreter& in_;
+    PluginCaller& in_;
     const ExternObj& ex_;
     SourceLoc loc_;
     std::vector<std::vector<SplValue>> arrays_; // empty (no allocation) for scalar-only calls
@@ -219,7 +220,7 @@ void prepare_extern(ExternObj& ex, PluginErrors errors) {
                                            : "`" + ex.decl->name + "` failed (the plugin gave no message)");
 }
 
-Value call_boxed(Interpreter& in, const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc) {
+Value call_boxed(PluginCaller& in, const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc) {
     const ast::ExternDecl& d = *ex.decl;
 
     constexpr size_t kInline = 12;
@@ -252,43 +253,6 @@ Value call_boxed(Interpreter& in, const ExternObj& ex, const Value* const* by_pa
         runtime_error(loc, message);
     }
     return unbox(result, ex.ret.kind, ex.ret.elem);
-}
-
-Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgPlan* plan, SourceLoc loc) {
-    const ast::ExternDecl& d = *ex.decl;
-    const size_t nparams = d.params.size();
-    // The plugin needs at least its required parameters.
-    const size_t nrequired = static_cast<size_t>(ex.fn->nrequired);
-    constexpr size_t kInline = 12;
-    const Value* by_param_inline[kInline] = {};
-    std::vector<const Value*> by_param_heap;
-    const Value** by_param = by_param_inline;
-    if (nparams > kInline) {
-        by_param_heap.assign(nparams, nullptr);
-        by_param = by_param_heap.data();
-    }
-    size_t nargs = 0;
-    if (!args.has_names()) {
-        // Positional: argument i fills parameter i, defaults fill the rest.
-        if (static_cast<size_t>(args.count) > nparams)
-            runtime_error(loc, "`" + d.name + "` takes " + std::to_string(nparams) + " arguments but " +
-                                   std::to_string(args.count) + " were given");
-        for (int i = 0; i < args.count; ++i) by_param[i] = &args.values[i];
-        nargs = std::max(static_cast<size_t>(args.count), nrequired);
-    } else {
-        // Which parameter each argument fills.
-        std::vector<int32_t> scratch;
-        const auto& target = arg_targets(
-            &ex, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return d.params[i].name; }, loc,
-            [&] { return "`" + d.name + "`"; });
-        for (int i = 0; i < args.count; ++i) {
-            size_t p = static_cast<size_t>(target[static_cast<size_t>(i)]);
-            by_param[p] = &args.values[i];
-            nargs = std::max(nargs, p + 1);
-        }
-        nargs = std::max(nargs, nrequired);
-    }
-    return call_extern_params(in, ex, by_param, nargs, loc);
 }
 
 } // namespace spl

@@ -11,18 +11,64 @@
 // the next call); SPL_STATUS_ERROR becomes a runtime error at the call.
 #pragma once
 
-#include "eval/interpreter.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/source.h"
+#include "base/value.h"
+#include "ffi/typed_call.h"
+#include "resolve/objects.h"
+#include "spl_plugin.h"
+#include "syntax/ast.h"
 
 namespace spl {
+
+// How a value crosses the plugin boundary for one extern parameter/return.
+enum class ConvKind : uint8_t { Any, Bool, I64, F64, Text, Array, Tuple, None };
+struct Conv {
+    ConvKind kind = ConvKind::Any;
+    ConvKind elem = ConvKind::Any; // arrays: the element kind
+    bool optional = false;         // `T?`: nil is accepted
+    std::string type;              // the canonical Simple type, for messages
+};
+
+struct ExternObj : Obj {
+    ExternObj(const ast::ExternDecl* d, const SplFunction* f) : Obj(ObjType::Extern), decl(d), fn(f) {}
+    const ast::ExternDecl* decl;
+    const SplFunction* fn; // resolved once, when the declaration is loaded
+    std::vector<Conv> params;
+    Conv ret;
+    std::vector<Value> defaults; // evaluated default of each parameter (nil when required)
+    std::vector<bool> has_default;
+    TypedPlan typed; // calling the typed symbol (typed_call.h); a null caller: boxed only
+};
+
+// What a plugin call needs of the interpreter that makes it (eval's Interpreter is one): the
+// count of calls, and the words of its error messages.
+class PluginCaller {
+public:
+    int64_t extern_calls = 0; // plugin calls made so far: `extern_calls()`, for benchmarks
+    // A value's type as a message names it: `i64`, `Tensor`, `[i64]`.
+    virtual std::string type_name(const Value& v) const = 0;
+    // The built-in Option enum: `Some(x)` crosses to a plugin as x.
+    virtual const Obj* option_enum() const = 0;
+
+protected:
+    ~PluginCaller() = default;
+};
+
+// The interpreter a built-in receives, as the PluginCaller it is (defined in
+// eval/interpreter.cpp, where Interpreter is complete): for the word built-ins' count.
+PluginCaller& plugin_caller(Interpreter& in);
 
 // Fills the conversion table of an extern from its declaration's types, and its typed plan
 // (typed_call.h) from its registration and the plugin's error functions.
 void prepare_extern(ExternObj& ex, PluginErrors errors);
 
-Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgPlan* plan, SourceLoc loc);
-
-// The call through the boxed thunk, arguments matched as for call_extern_params.
-Value call_boxed(Interpreter& in, const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc);
+// The call through the boxed thunk, arguments matched as for call_extern_params. (Matching a
+// call's arguments to the parameters first: call_extern, eval/calls.cpp.)
+Value call_boxed(PluginCaller& in, const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc);
 
 // Raises the error a typed call left pending.
 [[noreturn]] void typed_call_failed(const ExternObj& ex, SourceLoc loc);
@@ -106,7 +152,7 @@ inline bool call_typed(const ExternObj& ex, const Value* const* by_param, size_t
 
 // The call once arguments are matched to parameters: parameter p (p < nargs) is *by_param[p],
 // or the declaration's default where by_param[p] is null; the plugin's defaults fill the rest.
-inline Value call_extern_params(Interpreter& in, const ExternObj& ex, const Value* const* by_param, size_t nargs,
+inline Value call_extern_params(PluginCaller& in, const ExternObj& ex, const Value* const* by_param, size_t nargs,
                                 SourceLoc loc) {
     ++in.extern_calls;
     Value result;

@@ -10,7 +10,7 @@
 #include <unordered_set>
 
 #include "base/diagnostics.h"
-#include "eval/interpreter.h"
+#include "ffi/extern_call.h"
 
 namespace spl {
 
@@ -90,7 +90,7 @@ Value w_wffi_call_i64(Interpreter& in, ArgList& args, SourceLoc loc) {
         if (!v.is_int()) runtime_error(loc, "spl_wffi_call_i64: args must be integers");
         words[i] = v.as_int();
     }
-    ++in.extern_calls; // a crossing into native code, what `extern_calls()` counts
+    ++plugin_caller(in).extern_calls; // a crossing into native code, what `extern_calls()` counts
     return Value::integer(call_words(fptr, words, nargs));
 }
 

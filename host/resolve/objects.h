@@ -1,5 +1,7 @@
 // objects.h — the heap objects that carry behaviour: functions, classes and
-// their instances, enums and variants, externs, modules.
+// their instances, enums and variants, modules (an extern's: ffi/extern_call.h).
+// The resolver binds a module's names to its globals here, so the object model
+// sits in resolve/, below the plugin calls and the interpreter that use it.
 #pragma once
 
 #include <memory>
@@ -11,15 +13,22 @@
 
 #include "syntax/ast.h"
 #include "base/source.h"
-#include "spl_plugin.h"
-#include "ffi/typed_call.h"
 #include "base/value.h"
 
 namespace spl {
 
 class Interpreter;
-struct ArgList;
 struct InstanceObj;
+
+// Arguments of one call: `count` values, and their names when any argument
+// was named (names[i] == "" for a positional one).
+struct ArgList {
+    Value* values;
+    int count;
+    const std::vector<std::string>* names = nullptr;
+    Value& operator[](int i) { return values[i]; }
+    bool has_names() const { return names != nullptr; }
+};
 
 // A function with a body: top-level fn, method or closure.
 struct FunctionObj : Obj {
@@ -299,26 +308,6 @@ struct VariantCtorObj : Obj {
     VariantCtorObj(EnumObj* e, uint32_t i) : Obj(ObjType::VariantCtor), type(e), index(i) {}
     EnumObj* type;
     const uint32_t index;
-};
-
-// How a value crosses the plugin boundary for one extern parameter/return.
-enum class ConvKind : uint8_t { Any, Bool, I64, F64, Text, Array, Tuple, None };
-struct Conv {
-    ConvKind kind = ConvKind::Any;
-    ConvKind elem = ConvKind::Any; // arrays: the element kind
-    bool optional = false;         // `T?`: nil is accepted
-    std::string type;              // the canonical Simple type, for messages
-};
-
-struct ExternObj : Obj {
-    ExternObj(const ast::ExternDecl* d, const SplFunction* f) : Obj(ObjType::Extern), decl(d), fn(f) {}
-    const ast::ExternDecl* decl;
-    const SplFunction* fn; // resolved once, when the declaration is loaded
-    std::vector<Conv> params;
-    Conv ret;
-    std::vector<Value> defaults; // evaluated default of each parameter (nil when required)
-    std::vector<bool> has_default;
-    TypedPlan typed; // calling the typed symbol (typed_call.h); a null caller: boxed only
 };
 
 struct ModuleObj : Obj {

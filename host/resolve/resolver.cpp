@@ -5,10 +5,10 @@
 #include <memory>
 #include <unordered_set>
 
-#include "eval/builtins.h"
 #include "base/diagnostics.h"
-#include "eval/methods.h"
+#include "resolve/builtin_names.h"
 #include "resolve/module_scope.h"
+#include "resolve/types.h"
 
 namespace spl {
 

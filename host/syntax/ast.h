@@ -16,7 +16,6 @@
 #include "base/format_spec.h"
 #include "base/source.h"
 #include "syntax/type_expr.h"
-#include "resolve/types.h"
 #include "base/value.h"
 
 namespace spl {
@@ -24,6 +23,7 @@ namespace spl {
 struct ClassObj;
 struct FunctionObj;
 struct ModuleObj;
+struct TypeSpec;    // resolve/types.h: a parameter's compiled type, which the resolver fills in
 struct WrapperPlan; // wrapper_fast_path.cpp
 
 namespace ast {
