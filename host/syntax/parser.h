@@ -4,7 +4,8 @@
 //   lambda `\x: e` · `or` · `and` · `not` · comparisons (== != < <= > >= in, not in)
 //   · `??` · ranges (.. ..=) · + - · * / % @ · `as` · unary - + · `**` (right)
 //   · postfix: call, `.name`, `[index]`, `?`
-// Types are parsed into trees by type_expr.h's grammar, over the same tokens.
+// Types are parsed into trees by type_expr.h's grammar, over the same tokens. The parser itself:
+// parser_impl.h, defined by parse_statements.cpp, parse_expressions.cpp and parse_patterns.cpp.
 #pragma once
 
 #include <memory>
