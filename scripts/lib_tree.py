@@ -6,7 +6,7 @@ The hand-written files and folders link to spl_stubs/lib/torch (edits show at on
 rebuild); each NAME=FILE argument links NAME to FILE instead, or adds it: the ffi.spl and
 ops.spl generated for this build's LibTorch (and the word flavour's own files), so that
 splrun in <build>/host runs lib.torch against the plugin built beside it (splrun finds the
-tree relative to itself: host/search_paths.h). Run by Meson on every build; it changes only
+tree relative to itself: host/ffi/search_paths.h). Run by Meson on every build; it changes only
 links that are wrong or missing, and removes links to files that are gone.
 
     lib_tree.py SOURCE_TORCH_DIR OUT_TORCH_DIR STAMP NAME=FILE...

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-# One f64 as splrun prints it (host/value.cpp format_float, or a `:.Nf` format spec).
+# One f64 as splrun prints it (host/base/value.cpp format_float, or a `:.Nf` format spec).
 NUMBER = re.compile(r"[-+]?(?:inf|nan|\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
 
 

@@ -1,6 +1,6 @@
-// Fuzzes the host's front end (host/lexer.cpp, parser.cpp, type_expr.cpp, resolver.cpp): the
+// Fuzzes the host's front end (host/syntax/: lexer, parser, type_expr; host/resolve/resolver.cpp): the
 // input is a Simple source file, lexed, parsed and resolved as splrun does before running a
-// module (host/module_loader.cpp; `use` statements stay unbound, so their names are unknown).
+// module (host/eval/module_loader.cpp; `use` statements stay unbound, so their names are unknown).
 // A bad program must be a ProgramError; any other exception, or a crash, is a finding.
 #include "base/diagnostics.h"
 #include "resolve/objects.h"
