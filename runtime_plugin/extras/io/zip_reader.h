@@ -5,7 +5,7 @@
 // members; every member's CRC-32 is checked. Encrypted and multi-disk
 // archives and other methods are errors. Every offset and length is checked
 // against the archive's size before it is read. Shared by .npz (npz.cpp) and
-// PyTorch's torch.save files (pt.cpp).
+// PyTorch's torch.save files (pt_archive.cpp).
 #pragma once
 
 #include "extras/io/io_support.h"
