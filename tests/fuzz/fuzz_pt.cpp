@@ -1,5 +1,6 @@
-// Fuzzes the torch.save reader (runtime_plugin/extras/io/pt.cpp: the zip archive through
-// zip_reader.cpp, the pickle program, the storages): the input is the file, loaded to the CPU.
+// Fuzzes the torch.save reader (runtime_plugin/extras/io/pt.cpp, pt_archive.cpp: the zip archive
+// through zip_reader.cpp, the storages; pt_unpickler.cpp: the pickle program): the input is the
+// file, loaded to the CPU.
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
