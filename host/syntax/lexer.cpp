@@ -177,9 +177,12 @@ void Lexer::emit(std::vector<Token>& out, Tok kind, SourceLoc loc, size_t begin)
 
 std::vector<Token> Lexer::tokenize() {
     std::vector<Token> out;
-    // About one token per 4 bytes of source (generated libraries run to
-    // hundreds of KB): reserving avoids copying the vector as it grows.
-    out.reserve((end_ - pos_) / 4 + 8);
+    // A whole file: about one token per 4 bytes of source (generated libraries run to
+    // hundreds of KB), reserved to avoid copying the vector as it grows. Not an interpolation's
+    // fragment: a fragment holds the fragments nested in it, so reserving by its length
+    // reserves, over N nested levels, N times the source at once (as much memory as the
+    // nesting limit lets through).
+    out.reserve(layout_enabled_ ? (end_ - pos_) / 4 + 8 : 8);
     while (true) {
         if (layout_enabled_ && at_line_start_ && bracket_depth_ == 0) {
             layout(out);
