@@ -99,10 +99,11 @@ Value Interpreter::eval(const Expr& e) {
         // Two plain names (`a + b`) are read in place; anything else is evaluated, left first.
         // Only numbers, text and objects whose methods get a copy of their receiver and argument
         // are: comparing two arrays may run `eq` methods of their items, and one of those could
-        // reassign the name while its array is being read.
-        if (const Value* l = name_value(*b.lhs))
-            if (const Value* r = name_value(*b.rhs))
-                if (readable_in_place(*l) && readable_in_place(*r)) return binary_of(b, *l, *r);
+        // reassign the name while its array is being read. A fast path: `--no-fast-paths` copies.
+        if (options().fast_paths)
+            if (const Value* l = name_value(*b.lhs))
+                if (const Value* r = name_value(*b.rhs))
+                    if (readable_in_place(*l) && readable_in_place(*r)) return binary_of(b, *l, *r);
         Value l = eval(*b.lhs);
         Value r = eval(*b.rhs);
         return binary_of(b, l, r);
