@@ -252,4 +252,11 @@ DefaultBinding bind_default(const Argument& arg, const std::string& array_name) 
 const std::vector<ArgBinding>& argument_table() { return kArguments; }
 const std::vector<ReturnBinding>& return_table() { return kReturns; }
 
+CountedType counted_type(const Type& type) {
+    if (type.base == "Generator") return CountedType::Generator;
+    if (type.base == "Dimname") return CountedType::Dimname;
+    if (type.base == "MemoryFormat") return CountedType::MemoryFormat;
+    return CountedType::Other;
+}
+
 } // namespace codegen::api

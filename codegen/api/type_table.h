@@ -79,6 +79,10 @@ struct DefaultBinding {
 };
 DefaultBinding bind_default(const Argument& arg, const std::string& array_name);
 
+// The argument types coverage.txt counts operators by.
+enum class CountedType : uint8_t { Other, Generator, Dimname, MemoryFormat };
+CountedType counted_type(const Type& type);
+
 // All rows, in table order, for documentation and tests.
 const std::vector<ArgBinding>& argument_table();
 const std::vector<ReturnBinding>& return_table();

@@ -1,27 +1,27 @@
-// The word convention's layout of Simple types (layer 2).
+// The word convention's layout of Simple types (layer 2): read from the plugin's table of
+// Simple types (runtime_plugin/simple_types.h), which the word adapters read too.
 #include "api/word_layout.h"
+
+#include "simple_types.h"
 
 #include <stdexcept>
 
 namespace codegen::api {
 
+namespace simple_types = spl::simple_types;
+
 char word_param_code(const std::string& t) {
-    if (t == "i64") return 'I';
-    if (t == "f64") return 'F';
-    if (t == "bool") return 'B';
-    if (t == "text") return 'T';
-    if (t == "text?") return 't';
-    if (!t.empty() && (t[0] == '[' || t[0] == '(')) return 'L';
-    if (t == "any" || (!t.empty() && t.back() == '?')) return 'V';
-    throw std::runtime_error("no word layout for the Simple type '" + t + "'");
+    const simple_types::Row* row = simple_types::find(t);
+    if (!row) throw std::runtime_error("no word layout for the Simple type '" + t + "'");
+    return row->word_code;
 }
 
-int word_count(char code) { return code == 'V' ? 2 : 1; }
+int word_count(char code) { return code == simple_types::kAny.word_code ? simple_types::kAny.words : 1; }
 
 char word_result_code(const std::string& t) {
     if (t.empty()) return '-';
-    if (t == "i64" || t == "f64" || t == "bool" || t == "text") return word_param_code(t);
-    return 'V';
+    const simple_types::Row* row = simple_types::find(t);
+    return row && row->word_result ? row->word_code : simple_types::kAny.word_code;
 }
 
 int tuple_arity(const std::string& t) {

@@ -1,6 +1,7 @@
 // Emits coverage.txt: bound and excluded operators, with counts (text only).
 #include "emit/emitters.h"
 
+#include "api/type_table.h"
 #include "api/word_layout.h"
 
 #include <iomanip>
@@ -37,9 +38,10 @@ Counts count(const api::BoundSet& set) {
         c.inplace_bound += kind == SchemaKind::inplace;
         bool gen = false, dim = false, mem = false;
         for (const auto& a : b.op->schema.arguments) {
-            gen |= a.type.base == "Generator";
-            dim |= a.type.base == "Dimname";
-            mem |= a.type.base == "MemoryFormat";
+            const api::CountedType t = api::counted_type(a.type);
+            gen |= t == api::CountedType::Generator;
+            dim |= t == api::CountedType::Dimname;
+            mem |= t == api::CountedType::MemoryFormat;
         }
         c.with_generator += gen;
         c.with_dimname += dim;

@@ -1,6 +1,7 @@
 // typed_call.cpp — the typed callers, one per shape, and choosing one for a function.
 #include "ffi/typed_call.h"
 
+#include "simple_types.h"
 #include "syntax/ast.h"
 
 #include <array>
@@ -101,33 +102,33 @@ TypedCaller caller_for(const TypedPlan::Param* p, size_t n) {
     }
 }
 
-// `t` is a canonical type text, "" for none (a parameter: `any`).
+// `t` is a canonical type text, "" for none (a parameter: `any`); its carrier is the plugin's
+// table's (simple_types.h). Only scalars and SplValue have a caller here.
 bool carrier_of(const std::string& t, Carrier& out) {
-    if (t == "i64")
-        out = Carrier::I64;
-    else if (t == "f64")
-        out = Carrier::F64;
-    else if (t == "bool")
-        out = Carrier::Bool;
-    else if (t.empty() || t == "any" || t == "any?" || t == "i64?" || t == "f64?" || t == "bool?")
-        out = Carrier::Value;
-    else
-        return false;
-    return true;
+    const simple_types::Row* row = simple_types::find(t.empty() ? simple_types::kAny.text : t);
+    if (!row) return false;
+    switch (row->carrier) {
+    case simple_types::Carrier::I64: out = Carrier::I64; return true;
+    case simple_types::Carrier::F64: out = Carrier::F64; return true;
+    case simple_types::Carrier::Bool: out = Carrier::Bool; return true;
+    case simple_types::Carrier::Value: out = Carrier::Value; return true;
+    default: return false; // text and lists cross boxed
+    }
 }
 
 bool result_of(const std::string& t, CResultKind& out) {
-    if (t.empty())
+    if (t.empty()) {
         out = CResultKind::Void;
-    else if (t == "i64")
-        out = CResultKind::I64;
-    else if (t == "f64")
-        out = CResultKind::F64;
-    else if (t == "bool")
-        out = CResultKind::Bool;
-    else
-        return false;
-    return true;
+        return true;
+    }
+    const simple_types::Row* row = simple_types::find(t);
+    if (!row) return false;
+    switch (row->carrier) {
+    case simple_types::Carrier::I64: out = CResultKind::I64; return true;
+    case simple_types::Carrier::F64: out = CResultKind::F64; return true;
+    case simple_types::Carrier::Bool: out = CResultKind::Bool; return true;
+    default: return false;
+    }
 }
 
 } // namespace

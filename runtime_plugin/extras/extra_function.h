@@ -15,6 +15,7 @@
 #pragma once
 
 #include "extras/extras_registry.h"
+#include "simple_types.h"
 #include "generated_support.h"
 #include "word/word_call.h"
 
@@ -31,29 +32,29 @@ namespace spl {
 template <class T>
 inline constexpr bool always_false = false;
 
-// The Simple type of each C carrier an extra may use. A carrier missing here
-// is a build error naming it. SplValue is any value; a result that is really
-// an array (rt_torch_shape) states its type with SPL_EXTRA_RETURNS.
+// The Simple type of each C carrier an extra may use: its row of simple_types.h's table. A
+// carrier missing here is a build error naming it. SplValue is any value; a result that is
+// really an array (rt_torch_shape) states its type with SPL_EXTRA_RETURNS.
 template <class T>
 constexpr const char* simple_type_of() {
     if constexpr (std::is_void_v<T>)
         return "";
     else if constexpr (std::is_same_v<T, int64_t>)
-        return "i64";
+        return simple_types::kI64.text.data();
     else if constexpr (std::is_same_v<T, double>)
-        return "f64";
+        return simple_types::kF64.text.data();
     else if constexpr (std::is_same_v<T, bool>)
-        return "bool";
+        return simple_types::kBool.text.data();
     else if constexpr (std::is_same_v<T, const char*>)
-        return "text";
+        return simple_types::kText.text.data();
     else if constexpr (std::is_same_v<T, SplValue>)
-        return "any";
+        return simple_types::kAny.text.data();
     else if constexpr (std::is_same_v<T, SplI64Array>)
-        return "[i64]";
+        return simple_types::kI64List.text.data();
     else if constexpr (std::is_same_v<T, SplF64Array>)
-        return "[f64]";
+        return simple_types::kF64List.text.data();
     else if constexpr (std::is_same_v<T, SplBoolArray>)
-        return "[bool]";
+        return simple_types::kBoolList.text.data();
     else
         static_assert(always_false<T>, "no Simple type for this C type");
 }

@@ -18,8 +18,6 @@ namespace {
 // The tag of this thread's last word-call result (spl_w_result_tag).
 thread_local int64_t t_result_tag = SPL_NIL;
 
-bool is(const char* a, const char* b) { return std::strcmp(a, b) == 0; }
-
 // Boxed values made from words for one call; the texts and lists they point
 // into stay alive with it.
 class WordArguments {
@@ -82,25 +80,7 @@ int64_t result_word(const SplValue& r) {
 } // namespace
 
 WordKind word_kind(const char* t) {
-    // By the first letters: this runs for every parameter of every word call.
-    switch (t[0]) {
-    case '[':
-    case '(': return WordKind::List;
-    case 'i':
-        if (is(t, "i64")) return WordKind::I64;
-        break;
-    case 'f':
-        if (is(t, "f64")) return WordKind::F64;
-        break;
-    case 'b':
-        if (is(t, "bool")) return WordKind::Bool;
-        break;
-    case 't':
-        if (is(t, "text")) return WordKind::Text;
-        if (is(t, "text?")) return WordKind::OptText;
-        break;
-    }
-    if (is(t, "any") || (*t && t[std::strlen(t) - 1] == '?')) return WordKind::Tagged;
+    if (const simple_types::Row* row = simple_types::find(t)) return row->word;
     throw SplError(std::string("no word layout for the Simple type '") + t + "'");
 }
 

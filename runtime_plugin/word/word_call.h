@@ -6,22 +6,15 @@
 // once rather than in 3,000 generated functions.
 #pragma once
 
+#include "simple_types.h"
 #include "spl_plugin.h"
 
 #include <cstdint>
 
 namespace spl {
 
-// How a parameter of a Simple type travels as words.
-enum class WordKind : uint8_t {
-    I64,     // the value
-    F64,     // its IEEE-754 bit pattern
-    Bool,    // 0 or 1
-    Text,    // a NUL-terminated UTF-8 char*; 0 is refused (nil is not a text)
-    OptText, // the same; 0 is nil (None)
-    Tagged,  // two words: a tag (SplTag) and a payload, for `any` and optionals (`i64?`)
-    List,    // a WordList handle; 0 is nil
-};
+// How a parameter of a Simple type travels as words (simple_types.h's table).
+using WordKind = simple_types::Word;
 // The kind of a Simple type, e.g. "f64?" -> Tagged; throws SplError for a type
 // without one.
 WordKind word_kind(const char* simple_type);
