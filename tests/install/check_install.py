@@ -76,8 +76,9 @@ def main():
         splrun = installed(stage, "**/bin/splrun")
         plugin = installed(stage, "**/spl-torch/libspl_torch.so")
         lib = installed(stage, "**/share/spl-torch/lib/torch")
-        check("the tree has splrun, the plugin, lib.torch, spl_plugin.h and spl-torch.pc",
+        check("the tree has splrun, the plugin, lib.torch, spl_plugin.h, simple_types.h and spl-torch.pc",
               all([splrun, plugin, lib, installed(stage, "**/include/spl-torch/spl_plugin.h"),
+                   installed(stage, "**/include/spl-torch/simple_types.h"),
                    installed(stage, "**/pkgconfig/spl-torch.pc")]), "\n".join(sorted(glob.glob(stage + "/**", recursive=True))))
         if not (splrun and plugin and lib):
             return
