@@ -17,6 +17,17 @@ def modes():
     return [torch.is_grad_enabled(), torch.is_inference_mode_enabled()]
 
 
+def modes_after_error_in(region):
+    """The modes once an error has left `region` (a with block)."""
+    error_text(lambda: enter_and_fail(region))
+    return modes()
+
+
+def enter_and_fail(region):
+    with region:
+        raise RuntimeError("boom")
+
+
 def main():
     v = {}
     x = torch.ones(2, requires_grad=True)
@@ -50,18 +61,8 @@ def main():
     v["inference_saved_for_backward"] = error_text(lambda: z * x)
     v["inference_inplace_outside"] = error_text(lambda: z.add_(1))
 
-    try:
-        with torch.no_grad():
-            raise ValueError("boom")
-    except ValueError:
-        pass
-    v["after_error_in_no_grad"] = modes()
-    try:
-        with torch.inference_mode():
-            raise ValueError("boom")
-    except ValueError:
-        pass
-    v["after_error_in_inference"] = modes()
+    v["after_error_in_no_grad"] = modes_after_error_in(torch.no_grad())
+    v["after_error_in_inference"] = modes_after_error_in(torch.inference_mode())
 
     w = torch.tensor([1.0, 2.0], requires_grad=True)
     (w * w).sum().backward()
