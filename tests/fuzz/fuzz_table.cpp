@@ -62,8 +62,7 @@ const std::vector<const SplFunction*>& fuzzed_functions() {
                                             "rt_torch_where_self",
                                             "rt_torch_meshgrid",
                                             "rt_torch_layer_norm",
-                                            "rt_torch_dropout",
-                                            "rt_torch__slow_conv2d_backward_output_mask"};
+                                            "rt_torch_dropout"};
         std::vector<const SplFunction*> found;
         for (const char* name : names) {
             const SplFunction* fn = plugin().find(name);

@@ -53,3 +53,16 @@ TEST_CASE_FIXTURE(LeakChecked, "word lists: a push that would make a list hold i
     plugin().free(a);
     plugin().free(b);
 }
+
+// tests/fuzz/regressions/word/slow_conv2d_backward_kernel_mismatch: the word target called
+// _slow_conv2d_backward.output_mask with a kernel_size its weight disagrees with, and LibTorch
+// read past its buffers (Python's torch.ops.aten._slow_conv2d_backward segfaults the same way on
+// the pin). schema/policy.json now leaves its three overloads unbound, with that reason: no entry
+// point, typed, boxed or word, reaches it.
+TEST_CASE("fuzz finding: LibTorch's unchecked _slow_conv2d_backward has no entry point") {
+    for (const char* name : {"rt_torch__slow_conv2d_backward_output_mask", "rt_torch__slow_conv2d_backward_grad_input",
+                             "rt_torch__slow_conv2d_backward_output_mask_out"}) {
+        CHECK_MESSAGE(plugin().info().find(name) == nullptr, name);
+        CHECK_MESSAGE(::dlsym(RTLD_DEFAULT, (std::string("spl_w_") + name).c_str()) == nullptr, name);
+    }
+}
