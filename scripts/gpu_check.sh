@@ -52,7 +52,8 @@ grep -E "test cases:|assertions:|^Ok:|^Fail:|^Skipped:|Timeout:" "$LOG/gpu-tests
 report "gpu tests: exit $status in $(since "$start") s"
 
 # splrun, the way a user runs lib.torch: the plugin loads LibTorch's CUDA part itself.
-# A crash gets a backtrace from cuda-gdb (the machine has no gdb).
+# A crash gets a backtrace from cuda-gdb (the machine has no gdb); `x/4a $sp` names the caller
+# of a call through a null pointer, where the backtrace stops at address 0.
 SPLRUN=build-gpu/host/splrun
 report "== splrun on the GPU"
 "$SPLRUN" doctor 2>&1 | grep -iE "cuda|libtorch" | tee -a "$REPORT"
@@ -60,7 +61,7 @@ smoke() { # NAME FILE: runs FILE, backtrace on a crash
   timeout 120 "$SPLRUN" "$2" > "$LOG/$1.log" 2>&1; local rc=$?
   tail -12 "$LOG/$1.log" | tee -a "$REPORT"; report "$1: exit $rc"
   if [ $rc -ge 128 ] && command -v cuda-gdb >/dev/null; then
-    timeout 180 cuda-gdb -batch -ex run -ex bt -ex "info sharedlibrary" --args "$SPLRUN" "$2" \
+    timeout 180 cuda-gdb -batch -ex run -ex bt -ex 'x/4a $sp' -ex "info sharedlibrary" --args "$SPLRUN" "$2" \
       > "$LOG/$1-backtrace.log" 2>&1
     grep -E "^#|signal|SIG" "$LOG/$1-backtrace.log" | head -40 | tee -a "$REPORT"
     LD_PRELOAD="$TORCH/lib/libtorch_cuda.so" timeout 120 "$SPLRUN" "$2" > "$LOG/$1-preloaded.log" 2>&1

@@ -3,9 +3,6 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
-#include <cstring>
-
 #include "base/diagnostics.h"
 #include "ffi/search_paths.h"
 #include "syntax/type_expr.h"
@@ -44,19 +41,6 @@ std::string registration_mismatch(const ast::ExternDecl& decl, const SplFunction
                       (reg_ret.empty() ? std::string("(none)") : reg_ret) + " in the plugin";
     }
     return problem;
-}
-
-void open_gpu_plugin_early(const std::vector<std::string>& search_dirs) {
-    const char* setting = std::getenv("SPL_TORCH_CUDA");
-    if (setting && std::strcmp(setting, "0") == 0) return;
-    if (!::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) return; // no driver: nothing to do
-    for (const std::string& dir : search_dirs) {
-        const std::string candidate = dir + "/libspl_torch.so";
-        if (!is_file(candidate)) continue;
-        // A failure is left for open() to report, with its message, when a program needs it.
-        ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-        return;
-    }
 }
 
 const OpenedPlugin* PluginLoader::open(const std::string& prefix, std::string& why, std::string& searched) {

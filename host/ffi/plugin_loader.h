@@ -28,14 +28,6 @@ struct OpenedPlugin {
 // (parameter count, names, types, result); "" when it matches.
 std::string registration_mismatch(const ast::ExternDecl& decl, const SplFunction& fn);
 
-// On a machine with an NVIDIA driver, opens libspl_torch.so (from `search_dirs`) now, on the
-// calling thread, before the interpreter's thread exists: LibTorch's CUDA part, which the
-// plugin loads as it opens, crashed on its first GPU training step when it was loaded from
-// the interpreter's thread instead (seen on H100 and H200 machines; loaded before that
-// thread is made, as here or by LD_PRELOAD, it runs). Elsewhere it does nothing, so start-up
-// stays as it was. The later open() finds the library already loaded.
-void open_gpu_plugin_early(const std::vector<std::string>& search_dirs);
-
 class PluginLoader {
 public:
     explicit PluginLoader(std::vector<std::string> search_dirs) : dirs_(std::move(search_dirs)) {}

@@ -176,7 +176,6 @@ int main(int argc, char** argv) {
     job.options.plugin_dirs = std::move(paths.plugin_dirs);
     if (job.doctor) return finish(spl::run_doctor(job.options));
 
-    spl::open_gpu_plugin_early(job.options.plugin_dirs);
     // The tree walker recurses on the C++ stack; give it room for deep
     // Simple recursion (bounded by --max-depth) instead of the default 8 MiB.
     pthread_attr_t attr;

@@ -43,7 +43,9 @@ NotLoaded load_cuda_libraries() {
                     "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
                     "installed a driver from http://www.nvidia.com/Download/index.aspx"};
     }
-    if (!::dlopen(cuda_library.c_str(), RTLD_NOW | RTLD_LOCAL))
+    // RTLD_GLOBAL, as when a program is linked against it or preloads it: its NVIDIA libraries
+    // (cuDNN) load more libraries of their own later, which then find it and its needs first.
+    if (!::dlopen(cuda_library.c_str(), RTLD_NOW | RTLD_GLOBAL))
         return not_loaded("LibTorch's CUDA library failed to load: " + dl_error(cuda_library.c_str()));
     return {};
 }
