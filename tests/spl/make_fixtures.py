@@ -79,6 +79,46 @@ def conveniences(values):
     values["randint_high_seed0"] = flat(torch.randint(10, (6,)))
 
 
+SEVEN_D = (1, 2, 1, 3, 1, 2, 2)
+
+
+def variadic_sizes(values):
+    """zeros, ones, empty, rand and randn given any number of separate sizes, torch's
+    `*size`: 1, 2 and 7 dimensions, with dtype, requires_grad and generator named after them."""
+    values["zeros_1d"] = flat(torch.zeros(4))
+    values["ones_2_3"] = flat(torch.ones(2, 3))
+    values["zeros_7d_shape"] = list(torch.zeros(*SEVEN_D).shape)
+    values["zeros_7d"] = flat(torch.zeros(*SEVEN_D))
+    values["ones_7d_int64"] = flat(torch.ones(*SEVEN_D, dtype=torch.int64))
+    values["ones_7d_int64_dtype"] = dtype(torch.ones(*SEVEN_D, dtype=torch.int64))
+    values["empty_7d_shape"] = list(torch.empty(*SEVEN_D).shape)
+    torch.manual_seed(0)
+    values["randn_1d_seed0"] = flat(torch.randn(4))
+    torch.manual_seed(0)
+    values["randn_2_3_seed0"] = flat(torch.randn(2, 3))
+    torch.manual_seed(0)
+    separate = torch.randn(2, 3)
+    torch.manual_seed(0)
+    values["randn_2_3_list_same"] = torch.equal(separate, torch.randn([2, 3]))
+    torch.manual_seed(0)
+    values["randn_7d_seed0"] = flat(torch.randn(*SEVEN_D))
+    torch.manual_seed(0)
+    values["rand_7d_seed0"] = flat(torch.rand(*SEVEN_D))
+    torch.manual_seed(0)
+    t = torch.randn(2, 3, dtype=torch.float64, requires_grad=True)
+    values["randn_2_3_float64_seed0"] = flat(t)
+    values["randn_2_3_float64_dtype"] = dtype(t)
+    values["randn_2_3_float64_requires_grad"] = t.requires_grad
+    torch.manual_seed(0)
+    t = torch.rand(*SEVEN_D, dtype=torch.float64)
+    values["rand_7d_float64_seed0"] = flat(t)
+    values["zeros_7d_requires_grad"] = torch.zeros(*SEVEN_D, requires_grad=True).requires_grad
+    g = torch.Generator()
+    g.manual_seed(7)
+    values["randn_2_3_generator7"] = flat(torch.randn(2, 3, generator=g))
+    values["rand_2_3_generator7"] = flat(torch.rand(2, 3, generator=g))
+
+
 def ragged_lists(values):
     """torch.tensor's error for nested lists whose rows differ (issue 10, item 14)."""
     values["ragged_row"] = error_text(lambda: torch.tensor([[1, 2], [3]]))
@@ -211,6 +251,7 @@ def main():
         values["shape_mismatch_message"] = str(e)
 
     conveniences(values)
+    variadic_sizes(values)
     generators(values)
     ragged_lists(values)
     readback_values(values)
