@@ -4,7 +4,7 @@
 #include "ffi/extern_call.h"
 #include "eval/interpreter.h"
 #include "eval/overloads.h"
-#include "eval/wrapper_fast_path.h"
+#include "eval/one_call_body.h"
 
 #include <unordered_set>
 
@@ -146,8 +146,8 @@ Value Interpreter::call_method(const Value& receiver, const Value& method, std::
 
 bool Interpreter::try_call_method(const Value& receiver, const Value& method, const Value& arg, SourceLoc loc,
                                   OverloadSite* site, Value& result) {
-    // Choosing the function and the fast path only read the argument: they take `arg` itself.
-    // A frame moves its arguments into its slots, so it gets a copy.
+    // Choosing the function only reads the argument: it takes `arg` itself. A call in a frame
+    // moves its arguments into the frame's slots, so it gets a copy.
     ArgList borrowed{const_cast<Value*>(&arg), 1};
     const FunctionObj* fn = nullptr;
     ArgPlan* plan = nullptr;
@@ -165,10 +165,13 @@ bool Interpreter::try_call_method(const Value& receiver, const Value& method, co
         fn = c.fn;
         plan = c.plan;
     }
-    if (run_wrapper_fast(*this, *fn, &receiver, borrowed, loc, true, result)) return true;
+    if (fn->proto->body_frameless) { // its binding reads the argument where it is
+        result = invoke(fn, &receiver, borrowed, plan, loc, true);
+        return true;
+    }
     Value argv[1] = {arg};
     ArgList args{argv, 1};
-    result = invoke_frame(fn, &receiver, args, plan, loc, true);
+    result = invoke(fn, &receiver, args, plan, loc, true);
     return true;
 }
 
@@ -214,112 +217,223 @@ Value Interpreter::call_or_builtin(const Value& callee, ArgList& args, const Cal
     return call(callee, args, c.loc, &c.plan, &c.overloads);
 }
 
-Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
-                          bool types_checked) {
-    Value result;
-    if (run_wrapper_fast(*this, *fn, self, args, loc, types_checked, result)) return result;
-    return invoke_frame(fn, self, args, plan, loc, types_checked);
+namespace {
+
+[[noreturn, gnu::cold, gnu::noinline]] void too_many_arguments(const FnProto& p, size_t given, SourceLoc loc) {
+    const size_t nparams = p.params.size();
+    runtime_error(loc, "`" + p.qualified_name + "` takes " + std::to_string(nparams) + " argument" +
+                           (nparams == 1 ? "" : "s") + " but " + std::to_string(given) + " were given" +
+                           signature_note(p));
 }
 
-// Out of line, so that a call the fast path takes does not set up this frame first.
-[[gnu::noinline]] Value Interpreter::invoke_frame(const FunctionObj* fn, const Value* self, ArgList& args,
-                                                  ArgPlan* plan, SourceLoc loc, bool types_checked) {
+[[noreturn, gnu::cold, gnu::noinline]] void missing_argument(const FnProto& p, size_t i, SourceLoc loc) {
+    runtime_error(loc, "missing argument `" + p.params[i].name + "` in the call of `" + p.qualified_name + "`" +
+                           signature_note(p));
+}
+
+// Where bind_parameters puts each parameter's value (slot s: self in 0 of a method).
+// FrameSlots: a frame's own Values, the arguments moved in. SlotView: a pointer to where each
+// value already is (the argument or a literal default), for a one-call body, which only reads
+// them (one_call_body.h); made only for parameters that need no frame (FnProto::plain_params).
+struct FrameSlots {
+    static constexpr bool kFrame = true;
+    Value* slots;
+    void take(size_t s, Value& v) { slots[s] = std::move(v); }
+    void refer(size_t s, const Value& v) { slots[s] = v; }
+    Value& get(size_t s) { return slots[s]; }
+    void replace(size_t s, Value v) { slots[s] = std::move(v); }
+};
+struct SlotView {
+    static constexpr bool kFrame = false;
+    static constexpr size_t kSlots = 10; // more slots than these: a frame
+    const Value* view[kSlots];
+    void take(size_t s, Value& v) { view[s] = &v; }
+    void refer(size_t s, const Value& v) { view[s] = &v; }
+    const Value& get(size_t s) const { return *view[s]; }
+};
+
+} // namespace
+
+// A call of a Simple function: its arguments bound to its parameters (bind_parameters, the one
+// place that binds a call), then its body: by its one-call plan where it has one
+// (one_call_body.h), else walked in a frame. A one-call body whose parameters need no frame to
+// bind (literal defaults, nothing captured or variadic) reads them where they are.
+Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
+                          bool types_checked) {
     const FnProto& p = *fn->proto;
-    const size_t nparams = p.params.size();
-    const uint32_t base = p.is_method ? 1 : 0;
-    CallFrame frame{nullptr, fn->upvalues.data(), &p, {}, fn->owner};
+    if (!p.body_planned) plan_body(p);
+    if (!p.body_frameless) return invoke_in_frame(fn, self, args, plan, loc, types_checked);
+    SlotView bound;
+    bind_parameters(p, self, args, plan, loc, types_checked, bound);
     Value result;
-    {
-        StackWindow window(*this, p.nslots);
-        Value* slots = window.slots();
-        frame.slots = slots;
-        if (base) slots[0] = *self;
+    bool ran;
+    try {
+        ran = run_one_call_body(*this, *p.body_plan, *fn, bound.view, result);
+    } catch (ProgramError& e) {
+        e.trace.push_back(TraceEntry{p.qualified_name, loc});
+        throw;
+    }
+    if (!ran) result = walk_viewed(fn, bound.view, loc);
+    return result;
+}
 
-        // Arguments into parameter slots; remember which were given.
-        const bool bound_by_target = args.has_names() || p.has_rest();
-        GivenSet given_named(bound_by_target ? nparams : 0); // else by position: the first args.count
-        if (!bound_by_target) {
-            if (static_cast<size_t>(args.count) > nparams)
-                runtime_error(loc, "`" + p.qualified_name + "` takes " + std::to_string(nparams) + " argument" +
-                                       (nparams == 1 ? "" : "s") + " but " + std::to_string(args.count) +
-                                       " were given" + signature_note(p));
-            for (int i = 0; i < args.count; ++i) slots[base + i] = std::move(args.values[i]);
-        } else {
-            std::vector<int32_t> scratch;
-            const std::vector<int32_t>* target = nullptr;
-            try {
-                target = &arg_targets(
-                    &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; },
-                    loc, [&] { return "`" + p.qualified_name + "`"; }, RestParams{p.rest_positional, p.rest_named});
-            } catch (ProgramError& e) {
-                e.message += signature_note(p);
-                throw;
-            }
-            // The variadic parameters start empty: a list of the extra positional arguments,
-            // a dict (name: value) of the named ones no parameter takes.
-            if (p.rest_positional >= 0) {
-                slots[base + static_cast<size_t>(p.rest_positional)] = make_array();
-                given_named.add(static_cast<size_t>(p.rest_positional));
-            }
-            if (p.rest_named >= 0) {
-                slots[base + static_cast<size_t>(p.rest_named)] = Value(new DictObj());
-                given_named.add(static_cast<size_t>(p.rest_named));
-            }
-            for (int i = 0; i < args.count; ++i) {
-                const int32_t t = (*target)[static_cast<size_t>(i)];
-                Value& slot = slots[base + static_cast<size_t>(t)];
-                if (t == p.rest_positional) {
-                    slot.as<ArrayObj>()->items.push_back(std::move(args.values[i]));
-                } else if (t == p.rest_named) {
-                    slot.as<DictObj>()->set(make_str((*args.names)[static_cast<size_t>(i)]), std::move(args.values[i]));
-                } else {
-                    slot = std::move(args.values[i]);
-                    given_named.add(static_cast<size_t>(t));
-                }
-            }
-        }
+// The body of a one-call function walked in a frame after all, on the values its binding viewed.
+Value Interpreter::walk_viewed(const FunctionObj* fn, const Value* const* view, SourceLoc loc) {
+    const FnProto& p = *fn->proto;
+    StackWindow window(*this, p.nslots);
+    Value* slots = window.slots();
+    for (size_t i = 0; i < p.params.size() + (p.is_method ? 1 : 0); ++i) slots[i] = *view[i];
+    CallFrame frame{slots, fn->upvalues.data(), &p, {}, fn->owner};
+    FrameScope scope(*this, &frame, loc);
+    return walk_body(p, frame, loc);
+}
 
-        FrameScope scope(*this, &frame, loc);
-        const bool check = p.checks_args && !types_checked;
-        for (size_t i = 0; i < nparams; ++i) {
-            const Param& prm = p.params[i];
-            Value& slot = slots[base + i];
-            if (prm.rest == Param::Rest::Positional) { // each element is checked as the declared type
-                const std::vector<Value>& items = slot.as<ArrayObj>()->items;
-                for (size_t k = 0; check && k < items.size(); ++k) {
-                    bool looked = false;
-                    if (!type_accepts_inline(*prm.spec, items[k], false, &looked))
-                        argument_type_error(*this, p, i, items[k], loc);
-                }
-                continue;
-            }
-            if (prm.rest == Param::Rest::Named) continue; // values of any type
-            bool given = bound_by_target ? given_named.has(i) : i < static_cast<size_t>(args.count);
-            if (!given) {
-                if (!prm.default_value)
-                    runtime_error(loc, "missing argument `" + prm.name + "` in the call of `" + p.qualified_name + "`" +
-                                           signature_note(p));
-                slot = eval(*prm.default_value); // may use the parameters before it
-            } else if (check) {
-                bool looked = false;
-                if (!type_accepts_inline(*prm.spec, slot, false, &looked)) argument_type_error(*this, p, i, slot, loc);
-            }
-            if (prm.to_float && slot.is_int()) slot = Value::number(static_cast<double>(slot.as_int()));
-            if (prm.wraps_number && slot.is_number()) slot = make_array({slot}); // `dim: [i64]` given `1`
-        }
-        for (uint32_t s : p.captured_params) slots[s] = Value(new CellObj(std::move(slots[s])));
+// The plan of p's body, once (none with --no-fast-paths), and whether binding for it needs a frame.
+void Interpreter::plan_body(const FnProto& p) {
+    if (options_.fast_paths) p.body_plan = plan_one_call_body(p);
+    p.body_frameless = p.body_plan && p.plain_params && p.nslots <= SlotView::kSlots;
+    p.body_planned = true;
+}
 
+Value Interpreter::invoke_in_frame(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan,
+                                   SourceLoc loc, bool types_checked) {
+    const FnProto& p = *fn->proto;
+    const OneCallBody* body = p.body_plan.get();
+    StackWindow window(*this, p.nslots);
+    Value* slots = window.slots();
+    CallFrame frame{slots, fn->upvalues.data(), &p, {}, fn->owner};
+    FrameScope scope(*this, &frame, loc);
+    FrameSlots bound{slots};
+    bind_parameters(p, self, args, plan, loc, types_checked, bound); // defaults may read earlier parameters
+    if (body) {
+        std::vector<const Value*> view(p.nslots);
+        for (size_t i = 0; i < view.size(); ++i) view[i] = &slots[i];
         try {
-            exec_block(p.body);
-        } catch (const ControlSignal&) {
-            // `?` or a `return` inside a block used as a value: frame.ret is set.
+            if (run_one_call_body(*this, *body, *fn, view.data(), frame.ret)) return std::move(frame.ret);
         } catch (ProgramError& e) {
             e.trace.push_back(TraceEntry{p.qualified_name, loc});
             throw;
         }
-        result = std::move(frame.ret);
     }
-    return result;
+    return walk_body(p, frame, loc);
+}
+
+Value Interpreter::walk_body(const FnProto& p, CallFrame& frame, SourceLoc loc) {
+    try {
+        exec_block(p.body);
+    } catch (const ControlSignal&) {
+        // `?` or a `return` inside a block used as a value: frame.ret is set.
+    } catch (ProgramError& e) {
+        e.trace.push_back(TraceEntry{p.qualified_name, loc});
+        throw;
+    }
+    return std::move(frame.ret);
+}
+
+// Binds a call's arguments to fn's parameters (into `out`, slot 0 self in a method): by
+// position, by name and into variadic parameters (arg_binding.h), then each parameter's
+// default, type check and conversion. A default that is not a literal is evaluated in the
+// running frame, which is fn's by then (FrameSlots only: SlotView is used for none).
+template <class Out>
+void Interpreter::bind_parameters(const FnProto& p, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
+                                  bool types_checked, Out& out) {
+    const size_t nparams = p.params.size();
+    const uint32_t base = p.is_method ? 1 : 0;
+    if (base) out.refer(0, *self);
+    const size_t npositional = static_cast<size_t>(args.count);
+    if (p.plain_params && !args.has_names() && (types_checked || !p.checks_args)) {
+        // The usual call: arguments by position, literal defaults for the rest, nothing to check.
+        if (npositional > nparams) too_many_arguments(p, npositional, loc);
+        for (size_t i = 0; i < npositional; ++i) out.take(base + i, args.values[i]);
+        for (size_t i = npositional; i < nparams; ++i) {
+            const ast::Expr* d = p.params[i].default_value.get();
+            if (!d) missing_argument(p, i, loc);
+            out.refer(base + i, static_cast<const Literal&>(*d).value);
+        }
+        return;
+    }
+    // Arguments into parameter slots; remember which were given.
+    const bool bound_by_target = args.has_names() || p.has_rest();
+    GivenSet given_named(bound_by_target ? nparams : 0); // else by position: the first args.count
+    if (!bound_by_target) {
+        if (npositional > nparams) too_many_arguments(p, npositional, loc);
+        for (size_t i = 0; i < npositional; ++i) out.take(base + i, args.values[i]);
+    } else {
+        std::vector<int32_t> scratch;
+        const std::vector<int32_t>* target = nullptr;
+        try {
+            target = &arg_targets(
+                &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; }, loc,
+                [&] { return "`" + p.qualified_name + "`"; }, RestParams{p.rest_positional, p.rest_named});
+        } catch (ProgramError& e) {
+            e.message += signature_note(p);
+            throw;
+        }
+        if constexpr (Out::kFrame) {
+            // The variadic parameters start empty: a list of the extra positional arguments,
+            // a dict (name: value) of the named ones no parameter takes.
+            if (p.rest_positional >= 0) {
+                out.replace(base + static_cast<size_t>(p.rest_positional), make_array());
+                given_named.add(static_cast<size_t>(p.rest_positional));
+            }
+            if (p.rest_named >= 0) {
+                out.replace(base + static_cast<size_t>(p.rest_named), Value(new DictObj()));
+                given_named.add(static_cast<size_t>(p.rest_named));
+            }
+        }
+        for (int i = 0; i < args.count; ++i) {
+            const int32_t t = (*target)[static_cast<size_t>(i)];
+            const size_t s = base + static_cast<size_t>(t);
+            if constexpr (Out::kFrame) {
+                if (t == p.rest_positional) {
+                    out.get(s).template as<ArrayObj>()->items.push_back(std::move(args.values[i]));
+                    continue;
+                }
+                if (t == p.rest_named) {
+                    out.get(s).template as<DictObj>()->set(make_str((*args.names)[static_cast<size_t>(i)]),
+                                                           std::move(args.values[i]));
+                    continue;
+                }
+            }
+            out.take(s, args.values[i]);
+            given_named.add(static_cast<size_t>(t));
+        }
+    }
+
+    const bool check = p.checks_args && !types_checked;
+    for (size_t i = 0; i < nparams; ++i) {
+        const Param& prm = p.params[i];
+        const size_t s = base + i;
+        if (prm.rest == Param::Rest::Positional) { // each element is checked as the declared type
+            const std::vector<Value>& items = out.get(s).template as<ArrayObj>()->items;
+            for (size_t k = 0; check && k < items.size(); ++k) {
+                bool looked = false;
+                if (!type_accepts_inline(*prm.spec, items[k], false, &looked))
+                    argument_type_error(*this, p, i, items[k], loc);
+            }
+            continue;
+        }
+        if (prm.rest == Param::Rest::Named) continue; // values of any type
+        bool given = bound_by_target ? given_named.has(i) : i < static_cast<size_t>(args.count);
+        if (!given) {
+            if (!prm.default_value) missing_argument(p, i, loc);
+            if (is_literal(*prm.default_value))
+                out.refer(s, static_cast<const Literal&>(*prm.default_value).value);
+            else if constexpr (Out::kFrame)
+                out.replace(s, eval(*prm.default_value)); // may use the parameters before it
+        } else if (check) {
+            bool looked = false;
+            if (!type_accepts_inline(*prm.spec, out.get(s), false, &looked))
+                argument_type_error(*this, p, i, out.get(s), loc);
+        }
+        if constexpr (Out::kFrame) { // (a view is made only where no parameter converts)
+            Value& v = out.get(s);
+            if (prm.to_float && v.is_int()) v = Value::number(static_cast<double>(v.as_int()));
+            if (prm.wraps_number && v.is_number()) v = make_array({v}); // `dim: [i64]` given `1`
+        }
+    }
+    if constexpr (Out::kFrame)
+        for (uint32_t s : p.captured_params) out.slots[s] = Value(new CellObj(std::move(out.slots[s])));
 }
 
 Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPlan* plan) {

@@ -1,10 +1,10 @@
 // The interpreter object: module execution, frames, drop, and the program and spec entry points.
 #include "eval/interpreter.h"
+#include "eval/one_call_body.h"
 
 #include <cstdio>
 
 #include "eval/builtins.h"
-#include "eval/drop_fast_path.h"
 #include "ffi/extern_call.h"
 #include "eval/module_loader.h"
 #include "ffi/plugin_loader.h"
@@ -180,24 +180,25 @@ void Interpreter::report_drop_error(ProgramError& e, const InstanceObj& instance
 }
 
 void Interpreter::run_drop(InstanceObj* instance) {
-    // A `drop` that is one plugin call on a field runs without the object coming back to
-    // life: nothing else can see it, and it is freed at once (release() with `dropped` set).
-    try {
-        if (run_drop_fast(*this, *instance)) {
-            instance->release();
-            return;
-        }
-    } catch (ProgramError& e) {
-        report_drop_error(e, *instance);
-        instance->release();
-        return;
-    }
     Value self(instance); // the object lives again while drop runs
     try {
         const Value& drop = instance->cls->drop;
-        const Value& first = drop.is(ObjType::Overloads) ? drop.as<OverloadSetObj>()->fns[0] : drop;
         ArgList args{nullptr, 0};
-        call_function(drop, &self, args, nullptr, nullptr, first.as<FunctionObj>()->proto->loc);
+        if (drop.is(ObjType::Function)) {
+            const FunctionObj* fn = drop.as<FunctionObj>();
+            const ast::FnProto& p = *fn->proto;
+            if (p.body_frameless && p.params.empty()) {
+                // `drop` takes no arguments: bound, it is self in slot 0, so its one-call plan
+                // runs on self as invoke would run it (one for every temporary of a program).
+                const Value* view[1] = {&self};
+                Value r;
+                if (run_one_call_body(*this, *p.body_plan, *fn, view, r)) return;
+            }
+            invoke(fn, &self, args, nullptr, fn->proto->loc);
+        } else {
+            call_function(drop, &self, args, nullptr, nullptr,
+                          drop.as<OverloadSetObj>()->fns[0].as<FunctionObj>()->proto->loc);
+        }
     } catch (ProgramError& e) {
         report_drop_error(e, *instance);
     } catch (const ControlSignal&) {

@@ -73,8 +73,8 @@ struct HostOptions {
     // --simple-runtime-ffi: extern fns are only the real Simple runtime's
     // native-call built-ins (word_ffi.h); no plugin is opened.
     bool simple_runtime_ffi = false;
-    // --no-fast-paths: every call runs as written, through boxed thunks (typed_call.h,
-    // wrapper_fast_path.h and drop_fast_path.h off), to check those paths against it.
+    // --no-fast-paths: every call runs as written, through boxed thunks (typed_call.h and
+    // one_call_body.h off), to check those paths against it.
     bool fast_paths = true;
 };
 
@@ -219,12 +219,20 @@ private:
                          SourceLoc loc);
     // A call of a star-imported function named like a builtin (Call::builtin_fallback).
     Value call_or_builtin(const Value& callee, ArgList& args, const ast::Call& c);
+    // A call of a Simple function: a frame, the parameters bound, the body run.
     // `types_checked`: overload resolution has matched the arguments' types already.
     Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc,
                  bool types_checked = false);
-    // invoke's ordinary path: a frame, the parameters bound, the body run.
-    Value invoke_frame(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc,
-                       bool types_checked);
+    // invoke's parts: the one binding of a call's arguments to parameters (into a frame's slots
+    // or, for a one-call body, a view of where the values are), and the body walked in a frame.
+    template <class Out>
+    void bind_parameters(const ast::FnProto& p, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc,
+                         bool types_checked, Out& out);
+    void plan_body(const ast::FnProto& p);
+    [[gnu::noinline]] Value walk_viewed(const FunctionObj* fn, const Value* const* view, SourceLoc loc);
+    [[gnu::noinline]] Value invoke_in_frame(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan,
+                                            SourceLoc loc, bool types_checked);
+    Value walk_body(const ast::FnProto& p, CallFrame& frame, SourceLoc loc);
     Value construct(ClassObj* cls, ArgList& args, SourceLoc loc, ast::ArgPlan* plan);
     Value construct_variant(EnumObj* type, uint32_t index, ArgList& args, SourceLoc loc);
     void create_class(const ast::ClassDecl& d, ModuleObj& m);

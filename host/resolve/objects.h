@@ -151,10 +151,7 @@ struct ClassObj : Obj {
             if (n == "new") ctor = slot;
             return;
         }
-        if (n == "drop") {
-            drop = slot;
-            drop_planned = false; // a drop added later (an impl block) is planned again
-        }
+        if (n == "drop") drop = slot;
         for (size_t i = 0; i < static_cast<size_t>(Op::Count); ++i)
             if (n == op_method_name(static_cast<Op>(i))) ops[i] = slot;
     }
@@ -177,18 +174,9 @@ struct ClassObj : Obj {
     std::unordered_set<std::string> properties;     // `@property` methods: `obj.name` calls them
     std::unordered_map<std::string, Value> setters; // `@name.setter` methods: `obj.name = v` calls them
     Value drop;                                     // the `drop` method, nil when the class has none
-    // `drop` as one plugin call on a field of self, run without a frame (drop_fast_path.h);
-    // planned on the first drop. `call` is null when the body is anything else.
-    struct DropFast {
-        const ast::Call* call = nullptr;
-        int field = -1;
-        bool if_nonzero = false; // `if self.F != 0:` guards the call
-    };
-    DropFast drop_fast;
-    bool drop_planned = false;
-    Value ops[static_cast<size_t>(Op::Count)]; // operator methods, nil when absent
-    uint32_t epoch = 0;                        // bumped when an existing method name gets another overload
-    int64_t live = 0;                          // instances alive now
+    Value ops[static_cast<size_t>(Op::Count)];      // operator methods, nil when absent
+    uint32_t epoch = 0;                             // bumped when an existing method name gets another overload
+    int64_t live = 0;                               // instances alive now
     // Memory of freed instances, reused by the next ones: a loop that makes a Tensor and drops
     // the last one reuses one block instead of a malloc and a free each time. Bounded, so that
     // a burst of instances gives its memory back.

@@ -223,6 +223,10 @@ void Resolver::resolve_function(FnProto& p, FnState* parent, const std::string& 
     mark_tail(p.body);
     for (LocalVar* v : params)
         if (v->captured) p.captured_params.push_back(v->slot);
+    p.plain_params = !p.has_rest() && p.captured_params.empty();
+    for (const Param& param : p.params)
+        p.plain_params = p.plain_params && !param.to_float && !param.wraps_number &&
+                         (!param.default_value || is_literal(*param.default_value));
     p.nslots = st.high;
     for (auto& [var, flag] : st.fixups) *flag = var->captured;
     fn_ = saved;

@@ -24,7 +24,7 @@ struct ClassObj;
 struct FunctionObj;
 struct ModuleObj;
 struct TypeSpec;    // resolve/types.h: a parameter's compiled type, which the resolver fills in
-struct WrapperPlan; // wrapper_fast_path.cpp
+struct OneCallBody; // one_call_body.cpp
 
 namespace ast {
 
@@ -117,6 +117,18 @@ struct Literal : Expr {
     Literal(ExprKind k, SourceLoc l, Value v) : Expr(k, l), value(std::move(v)) {}
     Value value;
 };
+
+// An Int, Float, Str, Bool or Nil literal: its value is `static_cast<const Literal&>(e).value`.
+inline bool is_literal(const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::Int:
+    case ExprKind::Float:
+    case ExprKind::Str:
+    case ExprKind::Bool:
+    case ExprKind::Nil: return true;
+    default: return false;
+    }
+}
 
 // "text {expr} text {x:.2f}": literal pieces interleaved with expressions;
 // pieces.size() == exprs.size() + 1; specs[i] is exprs[i]'s format spec
@@ -475,14 +487,18 @@ struct FnProto {
     std::vector<uint32_t> captured_params; // slots of parameters that closures capture
     std::string qualified_name;            // "Tensor.add", for traces
     bool checks_args = false;              // some parameter's type can refuse an argument (single-function rules)
+    // Binding needs no frame and changes no argument: nothing variadic or captured, no parameter
+    // converts its argument, every default is a literal.
+    bool plain_params = false;
     // Variadic parameters (Param::rest): their indices, or -1; positional arguments fill the
     // parameters before the first of them (those after it are named only).
     int rest_positional = -1, rest_named = -1;
     bool has_rest() const { return rest_positional >= 0 || rest_named >= 0; }
-    // Filled on the first call: the body as one plugin call run without a frame, or null
-    // (wrapper_fast_path.h). A shared_ptr because the plan's type is incomplete here.
-    mutable std::shared_ptr<const WrapperPlan> wrapper;
-    mutable bool wrapper_planned = false;
+    // Filled on the first call: the body as one plugin call, run without walking it, or null
+    // (one_call_body.h). A shared_ptr because the plan's type is incomplete here.
+    mutable std::shared_ptr<const OneCallBody> body_plan;
+    mutable bool body_planned = false;
+    mutable bool body_frameless = false; // binding for the plan needs no frame
 };
 
 struct FnDecl : Stmt {
