@@ -69,7 +69,7 @@ BindError bind_argument_targets(const ArgList& args, size_t nparams, RestParams 
 // name (`what()`, built only then). The result is cached in `plan` for `callee`: a call site
 // keeps calling the same function, so the names are compared only once.
 template <class NameOf, class What>
-const std::vector<int32_t>& arg_targets(const void* callee, ast::ArgPlan* plan, std::vector<int32_t>& scratch,
+const std::vector<int32_t>& arg_targets(const void* callee, ArgPlan* plan, std::vector<int32_t>& scratch,
                                         const ArgList& args, size_t nparams, NameOf name_of, SourceLoc loc, What what,
                                         RestParams rest = {}) {
     if (plan && plan->callee == callee) return plan->target;

@@ -17,8 +17,7 @@ namespace {
 // A call of an extern: its arguments matched to the declaration's parameters (positional, then
 // by name, as for any call: arg_binding.h), then made through the typed symbol or the boxed
 // thunk (ffi/extern_call.h). Kept out of Interpreter::call, whose frame every Simple call uses.
-[[gnu::noinline]] Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ast::ArgPlan* plan,
-                                    SourceLoc loc) {
+[[gnu::noinline]] Value call_extern(Interpreter& in, const ExternObj& ex, ArgList& args, ArgPlan* plan, SourceLoc loc) {
     const ast::ExternDecl& d = *ex.decl;
     const size_t nparams = d.params.size();
     // The plugin needs at least its required parameters.
@@ -165,7 +164,7 @@ bool Interpreter::try_call_method(const Value& receiver, const Value& method, co
         fn = c.fn;
         plan = c.plan;
     }
-    if (fn->proto->body_frameless) { // its binding reads the argument where it is
+    if (fn->proto->cache->frameless) { // its binding reads the argument where it is
         result = invoke(fn, &receiver, borrowed, plan, loc, true);
         return true;
     }
@@ -199,11 +198,11 @@ Value Interpreter::call_or_builtin(const Value& callee, ArgList& args, const Cal
         const FunctionObj* fn = nullptr;
         ArgPlan* plan = nullptr;
         ArgPlan scratch;
-        if (OverloadChoice* e = cached_choice(set, args, &c.overloads)) {
+        if (OverloadChoice* e = cached_choice(set, args, &c.cache->overloads)) {
             fn = static_cast<const FunctionObj*>(e->fn);
             plan = &e->plan;
         } else {
-            Chosen chosen = choose_overload(set, args, &c.overloads, scratch);
+            Chosen chosen = choose_overload(set, args, &c.cache->overloads, scratch);
             fn = chosen.fn;
             plan = chosen.plan;
         }
@@ -214,7 +213,7 @@ Value Interpreter::call_or_builtin(const Value& callee, ArgList& args, const Cal
     if (callee.is(ObjType::Function) && !function_accepts(*callee.as<FunctionObj>(), args) &&
         builtin_accepts(def, args))
         return call(builtin, args, c.loc);
-    return call(callee, args, c.loc, &c.plan, &c.overloads);
+    return call(callee, args, c.loc, &c.cache->plan, &c.cache->overloads);
 }
 
 namespace {
@@ -261,14 +260,14 @@ struct SlotView {
 Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
                           bool types_checked) {
     const FnProto& p = *fn->proto;
-    if (!p.body_planned) plan_body(p);
-    if (!p.body_frameless) return invoke_in_frame(fn, self, args, plan, loc, types_checked);
+    if (!p.cache->planned) plan_body(p);
+    if (!p.cache->frameless) return invoke_in_frame(fn, self, args, plan, loc, types_checked);
     SlotView bound;
     bind_parameters(p, self, args, plan, loc, types_checked, bound);
     Value result;
     bool ran;
     try {
-        ran = run_one_call_body(*this, *p.body_plan, *fn, bound.view, result);
+        ran = run_one_call_body(*this, *p.cache->plan, *fn, bound.view, result);
     } catch (ProgramError& e) {
         e.trace.push_back(TraceEntry{p.qualified_name, loc});
         throw;
@@ -290,15 +289,15 @@ Value Interpreter::walk_viewed(const FunctionObj* fn, const Value* const* view, 
 
 // The plan of p's body, once (none with --no-fast-paths), and whether binding for it needs a frame.
 void Interpreter::plan_body(const FnProto& p) {
-    if (options_.fast_paths) p.body_plan = plan_one_call_body(p);
-    p.body_frameless = p.body_plan && p.plain_params && p.nslots <= SlotView::kSlots;
-    p.body_planned = true;
+    if (options_.fast_paths) p.cache->plan = plan_one_call_body(p);
+    p.cache->frameless = p.cache->plan && p.plain_params && p.nslots <= SlotView::kSlots;
+    p.cache->planned = true;
 }
 
 Value Interpreter::invoke_in_frame(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan,
                                    SourceLoc loc, bool types_checked) {
     const FnProto& p = *fn->proto;
-    const OneCallBody* body = p.body_plan.get();
+    const OneCallBody* body = p.cache->plan.get();
     StackWindow window(*this, p.nslots);
     Value* slots = window.slots();
     CallFrame frame{slots, fn->upvalues.data(), &p, {}, fn->owner};

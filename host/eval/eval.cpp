@@ -56,7 +56,7 @@ inline Value Interpreter::binary_of(const Binary& b, const Value& l, const Value
         default: break;
         }
     }
-    return binary(b.op, l, r, b.loc, &b.overloads);
+    return binary(b.op, l, r, b.loc, &b.cache->overloads);
 }
 
 Value Interpreter::eval(const Expr& e) {
@@ -81,7 +81,7 @@ Value Interpreter::eval(const Expr& e) {
             if (v.is_float()) return Value::number(-v.as_float());
             if (v.is(ObjType::Instance)) {
                 const Value& m = v.as<InstanceObj>()->cls->op(Op::Neg);
-                if (!m.is_nil()) return call_method(v, m, {}, u.loc, &u.overloads);
+                if (!m.is_nil()) return call_method(v, m, {}, u.loc, &u.cache->overloads);
             }
             runtime_error(u.loc, "unary `-` is not defined for " + type_name(v) +
                                      (v.is(ObjType::Instance) ? " (define a `neg` method)" : ""));
@@ -258,7 +258,7 @@ Value Interpreter::eval_call(const Call& c) {
     ArgBuffer buf(c.args.size());
     ArgList args = eval_args(c.args, c.arg_names, buf);
     if (c.builtin_fallback >= 0) return call_or_builtin(callee, args, c);
-    return call(callee, args, c.loc, &c.plan, &c.overloads);
+    return call(callee, args, c.loc, &c.cache->plan, &c.cache->overloads);
 }
 
 Value Interpreter::eval_method_call(const MethodCall& m) {
@@ -271,7 +271,7 @@ Value Interpreter::eval_method_call(const MethodCall& m) {
     }
     ArgBuffer buf(m.args.size());
     ArgList args = eval_args(m.args, m.arg_names, buf);
-    return call_named_method(m, obj, args, &m.plan, &m.overloads);
+    return call_named_method(m, obj, args, &m.cache->plan, &m.cache->overloads);
 }
 
 // `obj.name(args)` once the receiver and arguments are values; `plan` and `site` are the call
@@ -280,13 +280,13 @@ Value Interpreter::call_named_method(const MethodCall& m, Value& obj, ArgList& a
                                      OverloadSite* site) {
     if (obj.is(ObjType::Instance)) {
         ClassObj* cls = obj.as<InstanceObj>()->cls;
-        if (m.cached_owner == cls && m.cached_epoch == cls->epoch)
-            return call_function(m.cached_method, &obj, args, plan, site, m.loc);
+        if (m.cache->owner == cls && m.cache->epoch == cls->epoch)
+            return call_function(m.cache->method, &obj, args, plan, site, m.loc);
         auto it = cls->methods.find(m.name);
         if (it != cls->methods.end()) {
-            m.cached_owner = cls;
-            m.cached_epoch = cls->epoch;
-            m.cached_method = it->second;
+            m.cache->owner = cls;
+            m.cache->epoch = cls->epoch;
+            m.cache->method = it->second;
             return call_function(it->second, &obj, args, plan, site, m.loc);
         }
         int f = cls->field_index(m.name);
@@ -330,11 +330,11 @@ Value Interpreter::call_named_method(const MethodCall& m, Value& obj, ArgList& a
 Value Interpreter::member_value(const Value& obj, const Member& m) {
     if (obj.is(ObjType::Instance)) {
         auto* inst = obj.as<InstanceObj>();
-        if (m.cached_owner == inst->cls) return inst->fields[static_cast<size_t>(m.cached_field)];
+        if (m.cache->owner == inst->cls) return inst->fields[static_cast<size_t>(m.cache->field)];
         int f = inst->cls->field_index(m.name);
         if (f >= 0) {
-            m.cached_owner = inst->cls;
-            m.cached_field = f;
+            m.cache->owner = inst->cls;
+            m.cache->field = f;
             return inst->fields[static_cast<size_t>(f)];
         }
         auto it = inst->cls->methods.find(m.name);
@@ -414,7 +414,7 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
 
 Value Interpreter::eval_index(const Index& x) {
     Value obj = eval(*x.object);
-    return index_value(obj, eval_index_key(x), x.loc, &x.overloads);
+    return index_value(obj, eval_index_key(x), x.loc, &x.cache->overloads);
 }
 
 // The key of `obj[k]`, or a tuple for `obj[i, j]`. Shared by reading,

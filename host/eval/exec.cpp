@@ -330,7 +330,7 @@ void Interpreter::assign_to(const Expr& target, Value v) {
 // `@name.setter` method. Shared by `=` and `+=`, which must agree.
 void Interpreter::store_field(const Value& obj, const Member& m, Value v) {
     auto* inst = obj.as<InstanceObj>();
-    if (m.cached_owner != inst->cls) {
+    if (m.cache->owner != inst->cls) {
         int f = inst->cls->field_index(m.name);
         if (f < 0) {
             auto setter = inst->cls->setters.find(m.name);
@@ -342,10 +342,10 @@ void Interpreter::store_field(const Value& obj, const Member& m, Value v) {
                 runtime_error(m.loc, "`" + m.name + "` is a read-only property of " + inst->cls->name);
             runtime_error(m.loc, inst->cls->name + " has no field `" + m.name + "`");
         }
-        m.cached_owner = inst->cls;
-        m.cached_field = f;
+        m.cache->owner = inst->cls;
+        m.cache->field = f;
     }
-    inst->fields[static_cast<size_t>(m.cached_field)] = std::move(v);
+    inst->fields[static_cast<size_t>(m.cache->field)] = std::move(v);
 }
 
 void Interpreter::set_index(const Value& obj, const Value& key, Value v, SourceLoc loc) {

@@ -187,12 +187,12 @@ void Interpreter::run_drop(InstanceObj* instance) {
         if (drop.is(ObjType::Function)) {
             const FunctionObj* fn = drop.as<FunctionObj>();
             const ast::FnProto& p = *fn->proto;
-            if (p.body_frameless && p.params.empty()) {
+            if (p.cache->frameless && p.params.empty()) {
                 // `drop` takes no arguments: bound, it is self in slot 0, so its one-call plan
                 // runs on self as invoke would run it (one for every temporary of a program).
                 const Value* view[1] = {&self};
                 Value r;
-                if (run_one_call_body(*this, *p.body_plan, *fn, view, r)) return;
+                if (run_one_call_body(*this, *p.cache->plan, *fn, view, r)) return;
             }
             invoke(fn, &self, args, nullptr, fn->proto->loc);
         } else {

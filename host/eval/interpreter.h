@@ -15,6 +15,7 @@
 //    when it returns.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -25,6 +26,8 @@
 #include "syntax/ast.h"
 #include "base/diagnostics.h"
 #include "ffi/extern_call.h"
+#include "eval/site_cache.h"
+#include "resolve/cache_allocator.h"
 #include "resolve/objects.h"
 #include "base/source.h"
 #include "base/value.h"
@@ -78,7 +81,7 @@ struct HostOptions {
     bool fast_paths = true;
 };
 
-class Interpreter final : public DropRunner, public PluginCaller {
+class Interpreter final : public DropRunner, public PluginCaller, public CacheAllocator {
 public:
     explicit Interpreter(HostOptions options);
     ~Interpreter();
@@ -92,28 +95,28 @@ public:
 
     // ---- calls (calls.cpp)
     // `plan` and `site` are the call site's caches (named arguments, overload choices), when it has them.
-    Value call(const Value& callee, ArgList& args, SourceLoc loc, ast::ArgPlan* plan = nullptr,
-               ast::OverloadSite* site = nullptr);
+    Value call(const Value& callee, ArgList& args, SourceLoc loc, ArgPlan* plan = nullptr,
+               OverloadSite* site = nullptr);
     Value call_with(const Value& callee, std::initializer_list<Value> args, SourceLoc loc);
     // An instance's (or user enum variant's) method by name; nil when absent.
     Value find_method(const Value& receiver, const std::string& name) const;
     // `method`: a function or an overload set, called with `receiver` as self.
     Value call_method(const Value& receiver, const Value& method, std::initializer_list<Value> args, SourceLoc loc,
-                      ast::OverloadSite* site = nullptr);
+                      OverloadSite* site = nullptr);
     // The operator protocol: calls `receiver.method(arg)` when the method
     // accepts the argument (some overload matches, or the single function's
     // declared types do) and returns true; false, calling nothing, when not.
     bool try_call_method(const Value& receiver, const Value& method, const Value& arg, SourceLoc loc,
-                         ast::OverloadSite* site, Value& result);
+                         OverloadSite* site, Value& result);
 
     // ---- values (operators.cpp, format.cpp)
-    Value binary(ast::BinOp op, const Value& a, const Value& b, SourceLoc loc, ast::OverloadSite* site = nullptr);
+    Value binary(ast::BinOp op, const Value& a, const Value& b, SourceLoc loc, OverloadSite* site = nullptr);
     bool equal(const Value& a, const Value& b, SourceLoc loc);
     int compare(const Value& a, const Value& b, SourceLoc loc); // <0, 0, >0; error when unordered
     bool truthy(const Value& v, SourceLoc loc);
     // Calls `body(item)` for each element of an iterable; `false` stops early.
     void for_each(const Value& iterable, SourceLoc loc, const std::function<bool(Value)>& body);
-    Value index_value(const Value& obj, const Value& key, SourceLoc loc, ast::OverloadSite* site = nullptr);
+    Value index_value(const Value& obj, const Value& key, SourceLoc loc, OverloadSite* site = nullptr);
     Value cast(const Value& v, const std::string& type, SourceLoc loc);
     std::string display(const Value& v, SourceLoc loc); // str(x), print, interpolation
     std::string repr(const Value& v, SourceLoc loc);    // inside containers: text is quoted
@@ -127,6 +130,11 @@ public:
     EnumObj* option_type() const { return option_; }
     const Obj* option_enum() const override { return option_; }
     EnumObj* result_type() const { return result_; }
+
+    // ---- the side table of caches (CacheAllocator): the resolver attaches one to each call,
+    // member and operator site and each function of the code it resolves.
+    SiteCache* new_site() override { return &sites_.emplace_back(); }
+    BodyCache* new_body() override { return &bodies_.emplace_back(); }
 
     // ---- services
     SourceManager& sources() { return sources_; }
@@ -163,8 +171,7 @@ private:
     Value eval_call(const ast::Call& c);
     Value eval_method_call(const ast::MethodCall& m);
     ArgList eval_args(const std::vector<ast::ExprPtr>& exprs, const std::vector<std::string>& names, ArgBuffer& buf);
-    Value call_named_method(const ast::MethodCall& m, Value& obj, ArgList& args, ast::ArgPlan* plan,
-                            ast::OverloadSite* site);
+    Value call_named_method(const ast::MethodCall& m, Value& obj, ArgList& args, ArgPlan* plan, OverloadSite* site);
     ArgList eval_spread_args(const std::vector<ast::ExprPtr>& exprs, const std::vector<std::string>& given_names,
                              std::vector<Value>& values, std::vector<std::string>& names);
     Value eval_member(const ast::Member& m);
@@ -210,30 +217,30 @@ private:
 
     // calls.cpp
     // A function or an overload set (then the overload that accepts the call).
-    Value call_function(const Value& fn, const Value* self, ArgList& args, ast::ArgPlan* plan, ast::OverloadSite* site,
+    Value call_function(const Value& fn, const Value* self, ArgList& args, ArgPlan* plan, OverloadSite* site,
                         SourceLoc loc) {
         if (fn.is(ObjType::Function)) return invoke(fn.as<FunctionObj>(), self, args, plan, loc);
         return call_overloads(*fn.as<OverloadSetObj>(), self, args, site, loc);
     }
-    Value call_overloads(const OverloadSetObj& set, const Value* self, ArgList& args, ast::OverloadSite* site,
+    Value call_overloads(const OverloadSetObj& set, const Value* self, ArgList& args, OverloadSite* site,
                          SourceLoc loc);
     // A call of a star-imported function named like a builtin (Call::builtin_fallback).
     Value call_or_builtin(const Value& callee, ArgList& args, const ast::Call& c);
     // A call of a Simple function: a frame, the parameters bound, the body run.
     // `types_checked`: overload resolution has matched the arguments' types already.
-    Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc,
+    Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
                  bool types_checked = false);
     // invoke's parts: the one binding of a call's arguments to parameters (into a frame's slots
     // or, for a one-call body, a view of where the values are), and the body walked in a frame.
     template <class Out>
-    void bind_parameters(const ast::FnProto& p, const Value* self, ArgList& args, ast::ArgPlan* plan, SourceLoc loc,
+    void bind_parameters(const ast::FnProto& p, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
                          bool types_checked, Out& out);
     void plan_body(const ast::FnProto& p);
     [[gnu::noinline]] Value walk_viewed(const FunctionObj* fn, const Value* const* view, SourceLoc loc);
-    [[gnu::noinline]] Value invoke_in_frame(const FunctionObj* fn, const Value* self, ArgList& args, ast::ArgPlan* plan,
+    [[gnu::noinline]] Value invoke_in_frame(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan,
                                             SourceLoc loc, bool types_checked);
     Value walk_body(const ast::FnProto& p, CallFrame& frame, SourceLoc loc);
-    Value construct(ClassObj* cls, ArgList& args, SourceLoc loc, ast::ArgPlan* plan);
+    Value construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPlan* plan);
     Value construct_variant(EnumObj* type, uint32_t index, ArgList& args, SourceLoc loc);
     void create_class(const ast::ClassDecl& d, ModuleObj& m);
     void create_enum(const ast::EnumDecl& d, ModuleObj& m);
@@ -264,6 +271,9 @@ private:
     int depth_ = 0;
     const char* stack_floor_ = nullptr; // calls below it are refused (stack_limit.h)
     int drop_errors_ = 0;
+    // Last: the caches hold values (methods, overload sets), dropped before the rest.
+    std::deque<SiteCache> sites_; // deques: growing keeps every entry where it is
+    std::deque<BodyCache> bodies_;
 };
 
 // RAII: a window of `n` nil slots on the value stack, cleared (in reverse

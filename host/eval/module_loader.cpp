@@ -161,7 +161,7 @@ Value ModuleLoader::load_file(const std::string& file, const std::string& name) 
     loading_.push_back(name);
     try {
         bind_uses(*m);
-        resolve_module(*m);
+        resolve_module(*m, in_);
         in_.execute_module(*m);
     } catch (...) {
         loading_.pop_back();

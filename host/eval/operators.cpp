@@ -112,7 +112,7 @@ bool Interpreter::truthy(const Value& v, SourceLoc loc) {
     runtime_error(loc, "a condition must be a bool, found " + type_name(v) + " (compare it explicitly)");
 }
 
-Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc loc, ast::OverloadSite* site) {
+Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc loc, OverloadSite* site) {
     // Objects first: their operator methods decide. A method that does not
     // accept the other operand (no overload matches, or a declared type
     // refuses it) passes to the next candidate; when none accepts, the left
@@ -424,7 +424,7 @@ std::vector<size_t> slice_positions(Interpreter& in, const SliceObj& s, int64_t 
 
 } // namespace
 
-Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc, ast::OverloadSite* site) {
+Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc, OverloadSite* site) {
     if (obj.is(ObjType::Instance)) {
         if (const Value* m = class_op(obj, Op::GetItem)) return call_method(obj, *m, {key}, loc, site);
         runtime_error(loc, obj.as<InstanceObj>()->cls->name + " does not support indexing (define `get_item`)");

@@ -8,7 +8,6 @@
 namespace spl {
 
 using ast::FnProto;
-using ast::OverloadChoice;
 using ast::Param;
 
 namespace {
@@ -84,7 +83,7 @@ bool recheck_holds(const OverloadChoice& e, const ArgList& args) {
     return true;
 }
 
-Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, ast::OverloadSite* site, ast::ArgPlan& scratch) {
+Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, OverloadSite* site, ArgPlan& scratch) {
     const size_t n = static_cast<size_t>(args.count);
     uintptr_t inline_kinds[8];
     std::vector<uintptr_t> heap_kinds;
@@ -131,15 +130,15 @@ Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, ast::Over
         scratch.target = std::move(target);
         return Chosen{chosen, &scratch};
     }
-    if (!*site) *site = std::make_unique<ast::OverloadCache>();
+    if (!*site) *site = std::make_unique<OverloadCache>();
     if (!entry) {
-        ast::OverloadCache& cache = **site;
+        OverloadCache& cache = **site;
         for (OverloadChoice& e : cache.entries)
             if (!e.set) {
                 entry = &e;
                 break;
             }
-        if (!entry) entry = &cache.entries[cache.next++ % ast::OverloadCache::kEntries];
+        if (!entry) entry = &cache.entries[cache.next++ % OverloadCache::kEntries];
     }
     // A refusal is cached too (the operator protocol then goes straight to
     // the reflected method), unless elements decided it.

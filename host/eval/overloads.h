@@ -67,15 +67,15 @@ inline bool type_accepts_inline(const TypeSpec& t, const Value& v, bool overload
 
 // A cached choice still holds for these arguments: the chosen overload
 // still accepts the arguments whose elements decided it.
-bool recheck_holds(const ast::OverloadChoice& e, const ArgList& args);
+bool recheck_holds(const OverloadChoice& e, const ArgList& args);
 
 // The hot path: the choice the call site's cache holds for this set and
 // these kinds of arguments (`fn` null: no overload accepts them), or null
 // when the cache cannot answer (then choose_overload).
-inline ast::OverloadChoice* cached_choice(const OverloadSetObj& set, const ArgList& args, ast::OverloadSite* site) {
+inline OverloadChoice* cached_choice(const OverloadSetObj& set, const ArgList& args, OverloadSite* site) {
     if (!site || !*site) return nullptr;
     const size_t n = static_cast<size_t>(args.count);
-    for (ast::OverloadChoice& e : (*site)->entries) {
+    for (OverloadChoice& e : (*site)->entries) {
         if (e.set != &set || e.kinds.size() != n) continue;
         size_t i = 0;
         while (i < n && e.kinds[i] == value_kind(args.values[i])) ++i;
@@ -88,13 +88,13 @@ inline ast::OverloadChoice* cached_choice(const OverloadSetObj& set, const ArgLi
 
 struct Chosen {
     const FunctionObj* fn = nullptr; // null: no overload accepts the call
-    ast::ArgPlan* plan = nullptr;    // how the arguments bind to fn's parameters
+    ArgPlan* plan = nullptr;         // how the arguments bind to fn's parameters
 };
 
 // The first overload of `set` that accepts `args`, found by matching each
 // overload in turn. With a `site`, the choice is recorded there (after
 // cached_choice could not answer); without one, `scratch` holds the plan.
-Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, ast::OverloadSite* site, ast::ArgPlan& scratch);
+Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, OverloadSite* site, ArgPlan& scratch);
 
 // Whether a single function accepts `args` (arity, names, types), with the
 // rules of a single function. For the operator protocol, which tries the

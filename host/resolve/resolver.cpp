@@ -39,7 +39,7 @@ struct FnState {
 
 class Resolver final : TypeLookup {
 public:
-    explicit Resolver(ModuleObj& m) : m_(m) {}
+    Resolver(ModuleObj& m, CacheAllocator& caches) : m_(m), caches_(caches) {}
     void run();
 
 private:
@@ -99,6 +99,7 @@ private:
     void resolve_methods(std::vector<std::unique_ptr<FnProto>>& methods, const std::string& owner);
 
     ModuleObj& m_;
+    CacheAllocator& caches_;
     std::deque<LocalVar> vars_;
     FnState* fn_ = nullptr;
     std::string class_name_; // what `Self` means here
@@ -196,6 +197,7 @@ std::shared_ptr<const TypeSpec> Resolver::param_spec(const TypeRef& type) {
 }
 
 void Resolver::resolve_function(FnProto& p, FnState* parent, const std::string& qualified) {
+    p.cache = caches_.new_body();
     for (size_t i = 0; i < p.params.size(); ++i) {
         Param& param = p.params[i];
         param.spec = param_spec(param.type);
@@ -530,9 +532,13 @@ void Resolver::resolve_expr(Expr& e) {
         for (auto& x : static_cast<Interp&>(e).exprs) resolve_expr(*x);
         break;
     case ExprKind::Name: resolve_name(static_cast<Name&>(e)); break;
-    case ExprKind::Unary: resolve_expr(*static_cast<Unary&>(e).operand); break;
+    case ExprKind::Unary:
+        static_cast<Unary&>(e).cache = caches_.new_site();
+        resolve_expr(*static_cast<Unary&>(e).operand);
+        break;
     case ExprKind::Binary: {
         auto& b = static_cast<Binary&>(e);
+        b.cache = caches_.new_site();
         resolve_expr(*b.lhs);
         resolve_expr(*b.rhs);
         break;
@@ -551,6 +557,7 @@ void Resolver::resolve_expr(Expr& e) {
     }
     case ExprKind::Call: {
         auto& c = static_cast<Call&>(e);
+        c.cache = caches_.new_site();
         resolve_expr(*c.callee);
         for (auto& a : c.args) resolve_expr(*a);
         if (c.callee->kind == ExprKind::Name) {
@@ -562,14 +569,19 @@ void Resolver::resolve_expr(Expr& e) {
     }
     case ExprKind::MethodCall: {
         auto& c = static_cast<MethodCall&>(e);
+        c.cache = caches_.new_site();
         resolve_expr(*c.object);
         for (auto& a : c.args) resolve_expr(*a);
         c.builtin = find_builtin_method(c.name);
         break;
     }
-    case ExprKind::Member: resolve_expr(*static_cast<Member&>(e).object); break;
+    case ExprKind::Member:
+        static_cast<Member&>(e).cache = caches_.new_site();
+        resolve_expr(*static_cast<Member&>(e).object);
+        break;
     case ExprKind::Index: {
         auto& x = static_cast<Index&>(e);
+        x.cache = caches_.new_site();
         resolve_expr(*x.object);
         for (auto& i : x.indices) resolve_expr(*i);
         break;
@@ -641,6 +653,7 @@ void Resolver::run() {
     st.module_level = true;
     fn_ = &st;
     m_.ast->init.qualified_name = "<module " + m_.name + ">";
+    m_.ast->init.cache = caches_.new_body();
     push_scope();
     fn_->peaks.push_back(0);
     resolve_stmts(m_.ast->init.body);
@@ -652,8 +665,8 @@ void Resolver::run() {
 
 } // namespace
 
-void resolve_module(ModuleObj& m) {
-    Resolver r(m);
+void resolve_module(ModuleObj& m, CacheAllocator& caches) {
+    Resolver r(m, caches);
     r.run();
 }
 

@@ -10,12 +10,14 @@
 //   value (implicit return), through trailing if/match statements.
 #pragma once
 
+#include "resolve/cache_allocator.h"
 #include "resolve/objects.h"
 
 namespace spl {
 
-// Sizes `m.globals` and annotates `m.ast`. The loader must have filled the
-// bindings of each `use`. Throws ProgramError (ErrorKind::Name).
-void resolve_module(ModuleObj& m);
+// Sizes `m.globals` and annotates `m.ast`, each call, member and operator site and each
+// function given its cache from `caches`. The loader must have filled the bindings of each
+// `use`. Throws ProgramError (ErrorKind::Name).
+void resolve_module(ModuleObj& m, CacheAllocator& caches);
 
 } // namespace spl

@@ -1,11 +1,10 @@
 // ast.h — the syntax tree.
 //
 // The parser builds it; the resolver then annotates it in place (variable
-// slots, captured variables, tail positions, compiled parameter types); after
-// that it is read-only except for the `mutable` inline caches of call and
-// member sites, which the interpreter fills on first execution (the class seen
-// last and what it resolved to, the overload chosen per kind of arguments),
-// so that a hot loop does no name lookups and no type matching.
+// slots, captured variables, tail positions, compiled parameter types, and for
+// each call, member and operator site its cache: a SiteCache the interpreter
+// owns, eval/site_cache.h, as a global name's slot is the module's); after that
+// it is read-only: the interpreter fills the caches, not the tree.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +22,9 @@ namespace spl {
 struct ClassObj;
 struct FunctionObj;
 struct ModuleObj;
-struct TypeSpec;    // resolve/types.h: a parameter's compiled type, which the resolver fills in
-struct OneCallBody; // one_call_body.cpp
+struct TypeSpec;  // resolve/types.h: a parameter's compiled type, which the resolver fills in
+struct SiteCache; // eval/site_cache.h: what a call, member or operator site has seen
+struct BodyCache; // eval/site_cache.h: how a function's calls run
 
 namespace ast {
 
@@ -43,37 +43,6 @@ struct Block {
     std::vector<StmtPtr> stmts;
     uint32_t slot_begin = 0, slot_end = 0;
 };
-
-// ---------------------------------------------------------------- call-site caches
-
-// How the arguments of one call site map onto the parameters of the callee
-// it saw last: target[i] is the parameter index of argument i. Computed on
-// the first call and reused while the callee stays the same.
-struct ArgPlan {
-    const void* callee = nullptr;
-    std::vector<int32_t> target;
-};
-
-// The overload a call site chose for one shape of arguments (overloads.h):
-// the set, the kind of each argument (value_kind), and what to re-check.
-struct OverloadChoice {
-    const void* set = nullptr;    // the OverloadSetObj; null: an empty entry
-    Value keep;                   // holds the set, so that its address is never reused while cached
-    const void* fn = nullptr;     // the FunctionObj chosen
-    std::vector<uintptr_t> kinds; // one per argument
-    uint64_t recheck = 0;         // arguments whose elements decided the match: checked again on a hit
-    bool resolve_again = false;   // an earlier overload was refused for elements: resolve on every call
-    ArgPlan plan;                 // the arguments' parameters in the chosen overload
-};
-
-// A few choices per call site (a site usually sees one or two shapes);
-// allocated the first time the site calls an overload set.
-struct OverloadCache {
-    static constexpr size_t kEntries = 4;
-    OverloadChoice entries[kEntries];
-    uint8_t next = 0; // the entry replaced next when all are taken
-};
-using OverloadSite = std::unique_ptr<OverloadCache>;
 
 // ---------------------------------------------------------------- expressions
 
@@ -156,7 +125,7 @@ struct Unary : Expr {
     Unary(SourceLoc l, UnaryOp o, ExprPtr e) : Expr(ExprKind::Unary, l), op(o), operand(std::move(e)) {}
     UnaryOp op;
     ExprPtr operand;
-    mutable OverloadSite overloads; // `neg`
+    SiteCache* cache = nullptr; // `neg`
 };
 
 enum class BinOp : uint8_t {
@@ -184,7 +153,7 @@ struct Binary : Expr {
         : Expr(ExprKind::Binary, l), op(o), lhs(std::move(a)), rhs(std::move(b)) {}
     BinOp op;
     ExprPtr lhs, rhs;
-    mutable OverloadSite overloads; // operator methods
+    SiteCache* cache = nullptr; // operator methods
 };
 
 struct Logical : Expr {
@@ -211,8 +180,7 @@ struct Call : Expr {
     // (lib.torch's `sqrt`, `max`): the builtin's index, which runs when the
     // imported function refuses the call (Interpreter::call_or_builtin); else -1.
     int builtin_fallback = -1;
-    mutable ArgPlan plan;
-    mutable OverloadSite overloads;
+    SiteCache* cache = nullptr;
 };
 
 // `object.name(args)`. `builtin` is the method's id in the table of methods
@@ -225,12 +193,8 @@ struct MethodCall : Expr {
     int builtin = -1;
     std::vector<ExprPtr> args;
     std::vector<std::string> arg_names;
-    bool spreads = false;                       // as Call's
-    mutable const void* cached_owner = nullptr; // the ClassObj / EnumObj seen last
-    mutable uint32_t cached_epoch = 0;          // its method table's version then
-    mutable Value cached_method;                // its method (a function or an overload set)
-    mutable ArgPlan plan;
-    mutable OverloadSite overloads;
+    bool spreads = false;       // as Call's
+    SiteCache* cache = nullptr; // the class seen last and its method, named arguments, overloads
 };
 
 struct Member : Expr {
@@ -238,15 +202,14 @@ struct Member : Expr {
         : Expr(ExprKind::Member, l), object(std::move(o)), name(std::move(n)) {}
     ExprPtr object;
     std::string name;
-    mutable const void* cached_owner = nullptr; // ClassObj whose field index is cached
-    mutable int cached_field = -1;
+    SiteCache* cache = nullptr; // the class seen last and the field's index in it
 };
 
 struct Index : Expr {
     Index(SourceLoc l, ExprPtr o) : Expr(ExprKind::Index, l), object(std::move(o)) {}
     ExprPtr object;
-    std::vector<ExprPtr> indices;   // more than one: a multi-index `a[i, j]`
-    mutable OverloadSite overloads; // `get_item`
+    std::vector<ExprPtr> indices; // more than one: a multi-index `a[i, j]`
+    SiteCache* cache = nullptr;   // `get_item`
 };
 
 // `start:stop:step` inside brackets; any part may be missing.
@@ -494,11 +457,7 @@ struct FnProto {
     // parameters before the first of them (those after it are named only).
     int rest_positional = -1, rest_named = -1;
     bool has_rest() const { return rest_positional >= 0 || rest_named >= 0; }
-    // Filled on the first call: the body as one plugin call, run without walking it, or null
-    // (one_call_body.h). A shared_ptr because the plan's type is incomplete here.
-    mutable std::shared_ptr<const OneCallBody> body_plan;
-    mutable bool body_planned = false;
-    mutable bool body_frameless = false; // binding for the plan needs no frame
+    BodyCache* cache = nullptr; // how its calls run (the interpreter's, planned on the first call)
 };
 
 struct FnDecl : Stmt {
