@@ -59,14 +59,18 @@ c10::SymIntArrayRef sym_int_list(SplI64Array values, const char* name) {
     return compat::as_sym_ints(int_list(values, name));
 }
 
+// The optional views are made from an optional of the plain view over the host's array: the
+// constructor from a view is marked as keeping its argument's address (it takes containers too).
 at::OptionalIntArrayRef opt_int_list(SplI64Array values, const char* name) {
     if (values.len < 0) return {};
-    return int_list(values, name);
+    const at::IntArrayRef list = int_list(values, name);
+    return at::OptionalIntArrayRef(c10::optional<at::IntArrayRef>(list));
 }
 
 at::OptionalSymIntArrayRef opt_sym_int_list(SplI64Array values, const char* name) {
     if (values.len < 0) return {};
-    return sym_int_list(values, name);
+    const c10::SymIntArrayRef list = sym_int_list(values, name);
+    return at::OptionalSymIntArrayRef(c10::optional<c10::SymIntArrayRef>(list));
 }
 
 c10::optional<double> opt_float(const SplValue& v, const char* name) {
