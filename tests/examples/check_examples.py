@@ -109,6 +109,11 @@ def check_digits(out):
     require(accuracy >= 0.98, f"test accuracy {accuracy} (the issue asks >= 0.98)")
 
 
+def check_pinn(out):
+    error = values_after(out, "largest |u(t) - sin t| on [0, 2 pi]: ")[-1]
+    require(error < 0.01, f"largest error against sin t {error}")
+
+
 def digits_args(examples, tmp):
     """scikit-learn's digits.csv.gz in the project's .venv, and a checkpoint path."""
     found = glob.glob(os.path.join(examples, "..", ".venv", "lib", "python3*", "site-packages", "sklearn", "datasets", "data", "digits.csv.gz"))
@@ -116,7 +121,8 @@ def digits_args(examples, tmp):
     return [found[0], os.path.join(tmp, "digits-best.pt")]
 
 
-CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm, "digits": check_digits}
+CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm, "digits": check_digits,
+          "pinn": check_pinn}
 
 
 def check_all(names, check_one, say=print):
@@ -159,6 +165,9 @@ SELF_TEST_CASES = [
     ("lstm", "step  10: train mse 0.0300   test mse 0.0100\n", False),
     ("digits", "test accuracy of the best checkpoint: 0.9900\n", True),
     ("digits", "test accuracy of the best checkpoint: nan\n", False),
+    ("pinn", "largest |u(t) - sin t| on [0, 2 pi]: 0.0002\n", True),
+    ("pinn", "largest |u(t) - sin t| on [0, 2 pi]: 0.3\n", False),
+    ("pinn", "largest |u(t) - sin t| on [0, 2 pi]: nan\n", False),
     ("xor", "rounded: [0.0, 1.0, 1.0, 0.0] (want [0.0, 1.0, 1.0, 0.0])\n", True),
     ("xor", "rounded: [nan, nan, nan, nan] (want [0.0, 1.0, 1.0, 0.0])\n", False),
 ]
