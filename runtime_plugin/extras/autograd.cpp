@@ -1,8 +1,10 @@
-// Autograd: grad-mode and inference-mode regions, backward, gradients (torch.autograd.grad), forward-mode levels.
+// Autograd: grad-mode, inference-mode and anomaly-mode state, backward, gradients (torch.autograd.grad),
+// forward-mode levels.
 #include "extras/extra_function.h"
 
 #include <ATen/core/grad_mode.h>
 #include <c10/core/InferenceMode.h>
+#include <torch/csrc/autograd/anomaly_mode.h>
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/forward_grad.h>
 #include <ATen/ops/_unpack_dual.h>
@@ -131,6 +133,20 @@ SPL_TORCH_EXPORT SplValue rt_torch_autograd_grad(SplI64Array outputs, SplI64Arra
     });
 }
 
+// Anomaly detection (torch.autograd.set_detect_anomaly): LibTorch's process-wide switch; with
+// check_nan, a backward function that returns NaN is an error naming it.
+SPL_TORCH_EXPORT void rt_torch_set_anomaly_enabled(bool enabled, bool check_nan) {
+    spl::guarded<void>(__func__, [&] { torch::autograd::AnomalyMode::set_enabled(enabled, check_nan); });
+}
+
+SPL_TORCH_EXPORT bool rt_torch_is_anomaly_enabled(void) {
+    return spl::guarded<bool>(__func__, [&] { return torch::autograd::AnomalyMode::is_enabled(); });
+}
+
+SPL_TORCH_EXPORT bool rt_torch_is_anomaly_check_nan_enabled(void) {
+    return spl::guarded<bool>(__func__, [&] { return torch::autograd::AnomalyMode::should_check_nan(); });
+}
+
 // Forward-mode AD's levels (torch.autograd.forward_ad.enter_dual_level / exit_dual_level):
 // LibTorch's, one at a time.
 SPL_TORCH_EXPORT int64_t rt_torch_enter_dual_level(void) {
@@ -176,6 +192,9 @@ SPL_EXTRA(rt_torch_is_inference_mode_enabled)
 SPL_EXTRA(rt_torch_backward, "t", "gradient", "retain_graph", "create_graph")
 SPL_EXTRA_RETURNS(rt_torch_autograd_grad, "[i64]", "outputs", "inputs", "grad_outputs", "retain_graph", "create_graph",
                   "allow_unused")
+SPL_EXTRA(rt_torch_set_anomaly_enabled, "enabled", "check_nan")
+SPL_EXTRA(rt_torch_is_anomaly_enabled)
+SPL_EXTRA(rt_torch_is_anomaly_check_nan_enabled)
 SPL_EXTRA(rt_torch_enter_dual_level)
 SPL_EXTRA(rt_torch_exit_dual_level, "level")
 SPL_EXTRA_RETURNS(rt_torch_unpack_dual, "[i64]", "t", "level")
