@@ -104,8 +104,8 @@ std::string torch_size(at::IntArrayRef sizes) {
 // is accumulated into `.grad`. The checks LibTorch's C++ API leaves to Python's
 // torch.autograd.grad (an input that cannot have a gradient, a weight of another shape, an
 // unused input) are made here with Python's messages.
-SPL_TORCH_EXPORT SplValue rt_torch_autograd_grad(SplI64Array outputs, SplI64Array inputs, SplI64Array grad_outputs,
-                                                 bool retain_graph, bool create_graph, bool allow_unused) {
+SPL_TORCH_EXPORT SplValue rt_torch_gradients(SplI64Array outputs, SplI64Array inputs, SplI64Array grad_outputs,
+                                             bool retain_graph, bool create_graph, bool allow_unused) {
     return spl::guarded<SplValue>(__func__, [&] {
         spl::ResultArena::current().reset();
         const std::vector<at::Tensor> outs = spl::tensor_list(outputs, "outputs");
@@ -190,7 +190,7 @@ SPL_EXTRA(rt_torch_inference_mode_enter, "enabled")
 SPL_EXTRA(rt_torch_inference_mode_exit, "region")
 SPL_EXTRA(rt_torch_is_inference_mode_enabled)
 SPL_EXTRA(rt_torch_backward, "t", "gradient", "retain_graph", "create_graph")
-SPL_EXTRA_RETURNS(rt_torch_autograd_grad, "[i64]", "outputs", "inputs", "grad_outputs", "retain_graph", "create_graph",
+SPL_EXTRA_RETURNS(rt_torch_gradients, "[i64]", "outputs", "inputs", "grad_outputs", "retain_graph", "create_graph",
                   "allow_unused")
 SPL_EXTRA(rt_torch_set_anomaly_enabled, "enabled", "check_nan")
 SPL_EXTRA(rt_torch_is_anomaly_enabled)
