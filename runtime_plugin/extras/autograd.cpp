@@ -7,6 +7,7 @@
 #include <torch/csrc/autograd/anomaly_mode.h>
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/forward_grad.h>
+#include <torch/csrc/autograd/function.h>
 #include <ATen/ops/_unpack_dual.h>
 
 namespace {
@@ -24,6 +25,28 @@ public:
 private:
     c10::InferenceMode guard_;
 };
+
+// How LibTorch holds a node: std::shared_ptr up to 2.x, c10::intrusive_ptr since.
+using NodePtr = std::decay_t<decltype(std::declval<const at::Tensor&>().grad_fn())>;
+
+// A node of the autograd graph (a tensor's grad_fn, or one of its next_functions) while its
+// handle lives: lib.torch's Node reads its name and edges.
+class GradFn : public spl::HandleObject {
+public:
+    static constexpr const char* kKind = "an autograd node";
+    explicit GradFn(NodePtr node) : node(std::move(node)) {}
+    const char* kind() const noexcept override { return kKind; }
+    const NodePtr node;
+};
+
+int64_t node_handle(NodePtr node) {
+    if (!node) return 0;
+    return spl::HandleTable::instance().insert_object(std::make_shared<GradFn>(std::move(node)));
+}
+
+NodePtr node_of(int64_t handle) {
+    return spl::HandleTable::instance().object<GradFn>(handle, "node", GradFn::kKind)->node;
+}
 
 } // namespace
 
@@ -171,6 +194,34 @@ SPL_TORCH_EXPORT SplValue rt_torch_unpack_dual(int64_t t, int64_t level) {
     });
 }
 
+// Tensor.grad_fn: a handle to the node that made the tensor, 0 for a leaf or a tensor that
+// does not require grad.
+SPL_TORCH_EXPORT int64_t rt_torch_grad_fn(int64_t t) {
+    return spl::guarded<int64_t>(__func__, [&] { return node_handle(spl::tensor(t, "tensor").grad_fn()); });
+}
+
+// Node.name(): "MulBackward0", "torch::autograd::AccumulateGrad", ...
+SPL_TORCH_EXPORT const char* rt_torch_node_name(int64_t node) {
+    return spl::guarded<const char*>(__func__, [&] {
+        spl::ResultArena::current().reset();
+        return spl::ResultArena::current().text(node_of(node)->name());
+    });
+}
+
+// Node.next_functions, flattened: a new node handle (0 for None) and its input number per edge.
+SPL_TORCH_EXPORT SplValue rt_torch_node_next_functions(int64_t node) {
+    return spl::guarded<SplValue>(__func__, [&] {
+        spl::ResultArena::current().reset();
+        const auto& edges = node_of(node)->next_edges();
+        SplValue* items = spl::ResultArena::current().values(2 * edges.size());
+        for (size_t i = 0; i < edges.size(); ++i) {
+            items[2 * i] = spl::v_i64(node_handle(edges[i].function));
+            items[2 * i + 1] = spl::v_i64(static_cast<int64_t>(edges[i].input_nr));
+        }
+        return spl::v_array(items, static_cast<int64_t>(2 * edges.size()));
+    });
+}
+
 // A new handle to the gradient, or 0 when there is none yet.
 SPL_TORCH_EXPORT int64_t rt_torch_grad(int64_t t) {
     return spl::guarded<int64_t>(__func__, [&] { return spl::new_handle(spl::tensor(t, "tensor").grad()); });
@@ -198,5 +249,8 @@ SPL_EXTRA(rt_torch_is_anomaly_check_nan_enabled)
 SPL_EXTRA(rt_torch_enter_dual_level)
 SPL_EXTRA(rt_torch_exit_dual_level, "level")
 SPL_EXTRA_RETURNS(rt_torch_unpack_dual, "[i64]", "t", "level")
+SPL_EXTRA(rt_torch_grad_fn, "t")
+SPL_EXTRA(rt_torch_node_name, "node")
+SPL_EXTRA_RETURNS(rt_torch_node_next_functions, "[i64]", "node")
 SPL_EXTRA(rt_torch_grad, "t")
 SPL_EXTRA(rt_torch_zero_grad, "t")
