@@ -305,10 +305,18 @@ Value Interpreter::invoke_in_frame(const FunctionObj* fn, const Value* self, Arg
     FrameSlots bound{slots};
     bind_parameters(p, self, args, plan, loc, types_checked, bound); // defaults may read earlier parameters
     if (body) {
-        std::vector<const Value*> view(p.nslots);
-        for (size_t i = 0; i < view.size(); ++i) view[i] = &slots[i];
+        // The plan reads the slots through pointers, as it reads a SlotView: on the C++ stack
+        // for the usual few slots, so that a call here allocates nothing.
+        const Value* small[SlotView::kSlots];
+        std::vector<const Value*> large;
+        const Value** view = small;
+        if (p.nslots > SlotView::kSlots) {
+            large.resize(p.nslots);
+            view = large.data();
+        }
+        for (size_t i = 0; i < p.nslots; ++i) view[i] = &slots[i];
         try {
-            if (run_one_call_body(*this, *body, *fn, view.data(), frame.ret)) return std::move(frame.ret);
+            if (run_one_call_body(*this, *body, *fn, view, frame.ret)) return std::move(frame.ret);
         } catch (ProgramError& e) {
             e.trace.push_back(TraceEntry{p.qualified_name, loc});
             throw;

@@ -65,6 +65,8 @@ def main():
     (dj,) = torch.autograd.grad(jac.sum(), xg)
     v["create_graph"] = [jac.requires_grad, F.jacobian(scalar, xg).requires_grad, dj.tolist()]
 
+    v["detached"] = [F.vjp(cube, x, weight)[0].requires_grad, F.vjp(cube, x, weight, create_graph=True)[0].requires_grad,
+                     F.hvp(scalar, x, weight)[1].requires_grad, F.hvp(scalar, x, weight, create_graph=True)[1].requires_grad]
     v["strict_independent"] = error_text(lambda: F.jacobian(lambda a, b: a * 2, (x, y), strict=True))
     v["strict_output"] = error_text(lambda: F.vjp(lambda t: torch.ones(3), x, ones, strict=True))
     v["hessian_not_scalar"] = error_text(lambda: F.hessian(cube, x))
