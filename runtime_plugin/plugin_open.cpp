@@ -1,5 +1,6 @@
 // spl_plugin_open: the plugin's one entry symbol. Checks the host's ABI and
 // LibTorch expectations and hands out the function table.
+#include "core/host_callbacks.h"
 #include "core/loaded_version.h"
 #include "extras/extras_registry.h"
 #include "generated_support.h"
@@ -76,6 +77,7 @@ extern "C" SPL_TORCH_EXPORT const SplPluginInfo* spl_plugin_open(const SplHostRe
                          spl_torch_generated_libtorch_version + ", but the LibTorch loaded in this process is " +
                          loaded + "; rebuild the plugin against it";
         } else {
+            spl::set_host_callbacks(request->callbacks);
             return &FunctionTable::instance().info();
         }
     } catch (const std::exception& e) {

@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 /* Bumped on any incompatible change of the structs or calling conventions below. */
-#define SPL_PLUGIN_ABI_VERSION 2u /* 2: SplFunction.word */
+#define SPL_PLUGIN_ABI_VERSION 3u /* 2: SplFunction.word; 3: SplHostRequest.callbacks, SPL_CALLABLE */
 
 /* Tags of boxed values. Numbers are part of the ABI: append, never renumber. */
 typedef enum SplTag {
@@ -37,7 +37,8 @@ typedef enum SplTag {
     SPL_F64 = 3,
     SPL_TEXT = 4,  /* UTF-8, as.text.ptr with as.text.len bytes (NUL-terminated too) */
     SPL_ARRAY = 5, /* as.array.items[0 .. as.array.len) of boxed values */
-    SPL_ERROR = 6  /* only as a result: as.text holds the message */
+    SPL_ERROR = 6, /* only as a result: as.text holds the message */
+    SPL_CALLABLE = 7 /* a host callable (a function, closure or bound method), as.i its id: see SplHostCallbacks */
 } SplTag;
 
 typedef struct SplValue SplValue;
@@ -183,10 +184,44 @@ typedef struct SplPluginInfo {
     const SplFunction* (*find)(const char* name);
 } SplPluginInfo;
 
+/* ---- Host callbacks (ABI 3) -------------------------------------------------
+ * How a plugin runs host code: a custom autograd Function's backward, a tensor hook. The host
+ * passes a callable to a plugin function as an SPL_CALLABLE value whose as.i is an id of the
+ * host's choosing (never 0). Like every argument, the id is borrowed for the call; a plugin that
+ * keeps it past the call (in a graph node) calls retain() first and release() once when it no
+ * longer needs it (when the node dies).
+ *
+ * call(): runs the callable `id` with `nargs` boxed arguments and writes its boxed result.
+ *   - Arguments are borrowed by the host for the duration of call(); the result (a value, or
+ *     SPL_ERROR with the message, and SPL_STATUS_ERROR returned) is owned by the host and stays
+ *     valid until the same thread's next call() into the host; the plugin copies what it keeps.
+ *   - Thread: a plugin calls call() only on a thread that is inside one of its functions,
+ *     entered by the host (the host's own thread); never from a thread of its own or of the
+ *     library (an autograd device thread, a data loader's worker). A plugin that reaches a
+ *     callable on any other thread fails that work with an error instead of calling.
+ *   - Re-entrancy: the callable may call into the plugin again (a backward inside a backward);
+ *     the plugin's per-thread scratch results are then reused, so a plugin copies out what it
+ *     needs of its own results before call() returns to it.
+ *   - An unknown or released id is an SPL_ERROR naming it, never undefined behaviour.
+ * retain() / release(): count references to an id; they may be called from any thread (a
+ *   graph node can die on a library thread). The host frees the callable when the count
+ *   reaches zero and it holds no reference of its own. Releasing an id more often than it was
+ *   retained is reported by the host (it is a plugin bug) and otherwise ignored.
+ *
+ * A host that offers no callbacks passes NULL: everything else runs, and a function that needs
+ * a callback fails with an error that says the host gives none. */
+typedef struct SplHostCallbacks {
+    void* host; /* passed back as the first argument of every function below */
+    SplStatus (*call)(void* host, int64_t id, const SplValue* args, int32_t nargs, SplValue* result);
+    void (*retain)(void* host, int64_t id);
+    void (*release)(void* host, int64_t id);
+} SplHostCallbacks;
+
 /* The request a host makes when it opens a plugin. */
 typedef struct SplHostRequest {
     uint32_t abi_version;                 /* the host's SPL_PLUGIN_ABI_VERSION */
     const char* expected_library_version; /* NULL to accept any; else must equal library_version */
+    const SplHostCallbacks* callbacks;    /* ABI 3: NULL when the host offers none; must outlive the plugin */
 } SplHostRequest;
 
 /* The one symbol a host looks up. Returns NULL when the plugin refuses the

@@ -150,6 +150,20 @@ Value b_live_objects(Interpreter& in, ArgList& args, SourceLoc loc) {
     return Value::integer(in.live_instances(cls));
 }
 
+// live_callables(): Simple callables held for plugins now (lent for a call, or kept by a graph
+// node or hook): for leak checks, as live_objects.
+Value b_live_callables(Interpreter& in, ArgList&, SourceLoc) {
+    return Value::integer(in.callbacks ? in.callbacks->live() : 0);
+}
+
+// tuple(xs): an array's (or tuple's) elements as a tuple, as Python's tuple().
+Value b_tuple(Interpreter&, ArgList& args, SourceLoc loc) {
+    const Value& v = args[0];
+    if (v.is(ObjType::Tuple)) return v;
+    if (!v.is(ObjType::Array)) runtime_error(loc, "tuple() takes an array or a tuple");
+    return make_tuple(v.as<ArrayObj>()->items);
+}
+
 // fields_of(obj): an instance's fields as [(name, value)] in declaration
 // order — what nn's Module reads to find parameters and children, as
 // PyTorch's Module walks its __dict__ in assignment order.
@@ -251,6 +265,8 @@ std::vector<BuiltinDef> make_table() {
         {"process_id", b_process_id, 0, 0, false},
         {"args", b_args, 0, 0, false},
         {"live_objects", b_live_objects, 0, 1, false},
+        {"live_callables", b_live_callables, 0, 0, false},
+        {"tuple", b_tuple, 1, 1, false},
         {"clock", b_clock, 0, 0, false},
     };
     add_spec_builtins(t);

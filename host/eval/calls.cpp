@@ -119,6 +119,11 @@ static ArgList pack_args(std::initializer_list<Value> list, ArgBuffer& buf) {
     return ArgList{argv, static_cast<int>(list.size())};
 }
 
+Value Interpreter::run_callable(const Value& fn, std::vector<Value>& args) {
+    ArgList list{args.data(), static_cast<int>(args.size())};
+    return call(fn, list, SourceLoc{});
+}
+
 Value Interpreter::call_with(const Value& callee, std::initializer_list<Value> list, SourceLoc loc) {
     ArgBuffer buf(list.size());
     ArgList args = pack_args(list, buf);

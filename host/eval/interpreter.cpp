@@ -29,9 +29,11 @@ const char* op_method_name(Op op) {
 }
 
 Interpreter::Interpreter(HostOptions options)
-    : options_(std::move(options)), plugins_(std::make_unique<PluginLoader>(options_.plugin_dirs)),
+    : options_(std::move(options)), host_callbacks_(HostCallbacks::create(*this)),
+      plugins_(std::make_unique<PluginLoader>(options_.plugin_dirs, host_callbacks_.table())),
       modules_(std::make_unique<ModuleLoader>(*this, options_.lib_roots)), spec_(std::make_unique<SpecRunner>(*this)),
       stack_(new Value[kStackSlots]), stack_size_(kStackSlots), stack_floor_(call_stack_floor()) {
+    callbacks = &host_callbacks_;
     for (const BuiltinDef& def : builtin_table()) builtins_.emplace_back(new BuiltinObj(&def));
 
     auto make_enum = [&](const char* name, std::vector<VariantInfo> variants) {
@@ -49,6 +51,7 @@ Interpreter::Interpreter(HostOptions options)
 }
 
 Interpreter::~Interpreter() {
+    host_callbacks_.shut_down(); // the callables plugins still hold, while their drops can run
     // Objects first (their drop methods may still run Simple code), then the
     // classes, then the syntax trees they point into.
     modules_->release_all();

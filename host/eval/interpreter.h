@@ -81,7 +81,7 @@ struct HostOptions {
     bool fast_paths = true;
 };
 
-class Interpreter final : public DropRunner, public PluginCaller, public CacheAllocator {
+class Interpreter final : public DropRunner, public PluginCaller, public CacheAllocator, public CallableRunner {
 public:
     explicit Interpreter(HostOptions options);
     ~Interpreter();
@@ -124,6 +124,9 @@ public:
     // object by its `format(spec)` method, else its text padded/truncated.
     std::string format_with(const Value& v, const FormatSpec& spec, SourceLoc loc);
     std::string type_name(const Value& v) const override;
+    // CallableRunner: a Simple callable run for a plugin (host_callbacks.h).
+    Value run_callable(const Value& fn, std::vector<Value>& args) override;
+    std::string callable_type_name(const Value& v) const override { return type_name(v); }
     Value make_some(Value v);
     Value make_ok(Value v);
     Value make_err(Value v);
@@ -255,6 +258,7 @@ private:
 
     HostOptions options_;
     SourceManager sources_;
+    HostCallbacks& host_callbacks_; // before plugins_: every plugin is opened with its table
     std::unique_ptr<PluginLoader> plugins_;
     std::unique_ptr<ModuleLoader> modules_;
     std::unique_ptr<SpecRunner> spec_;

@@ -5,6 +5,8 @@
 #include "base/diagnostics.h"
 #include "base/scalar_types.h"
 
+#include <optional>
+
 namespace spl {
 
 namespace {
@@ -67,6 +69,12 @@ struct Where {
 class Boxer {
 public:
     Boxer(PluginCaller& in, const ExternObj& ex, SourceLoc loc) : in_(in), ex_(ex), loc_(loc) {}
+    // Callables lent for the call are given back when it is over (the plugin retained those it keeps).
+    ~Boxer() {
+        for (int64_t id : lent_) in_.callbacks->end_lend(id);
+    }
+    Boxer(const Boxer&) = delete;
+    Boxer& operator=(const Boxer&) = delete;
 
     SplValue box(const Value& v, ConvKind kind, ConvKind elem, bool optional, Where what) {
         SplValue out{};
@@ -142,6 +150,12 @@ private:
         if (v.is(ObjType::Array) || v.is(ObjType::Tuple)) return array(v, ConvKind::Any, what);
         if (v.is(ObjType::Variant) && v.as<VariantObj>()->type == in_.option_enum())
             return any(v.as<VariantObj>()->payload[0], what);
+        if (is_callable(v) && in_.callbacks) {
+            out.tag = SPL_CALLABLE;
+            out.as.i = in_.callbacks->lend(v);
+            lent_.push_back(out.as.i);
+            return out;
+        }
         runtime_error(loc_, describe(what) + " of `" + ex_.decl->name + "`: a " + in_.type_name(v) +
                                 " cannot be passed to a plugin");
         return out;
@@ -151,6 +165,7 @@ private:
     const ExternObj& ex_;
     SourceLoc loc_;
     std::vector<std::vector<SplValue>> arrays_; // empty (no allocation) for scalar-only calls
+    std::vector<int64_t> lent_;                 // callables lent for this call
 };
 
 Value unbox(const SplValue& r, ConvKind kind, ConvKind elem) {
@@ -214,10 +229,24 @@ void prepare_extern(ExternObj& ex, PluginErrors errors) {
     }
 }
 
-[[noreturn]] void typed_call_failed(const ExternObj& ex, SourceLoc loc) {
+// When a plugin call failed because a Simple function it called failed (a backward, a hook),
+// that function's error is raised: its message, where it happened and its traceback, with a
+// note naming the plugin call it ran in. (Only when the plugin's message carries it: an error
+// the plugin recovered from is not raised for a later failure.)
+void raise_callback_error(PluginCaller& in, const ast::ExternDecl& d, SourceLoc loc, const std::string& message) {
+    if (!in.callbacks) return;
+    std::optional<ProgramError> e = in.callbacks->take_error();
+    if (!e || message.find(e->message) == std::string::npos) return;
+    e->notes.push_back("raised inside `" + d.name + "`, which ran it, called at " + loc.str());
+    throw *e;
+}
+
+[[noreturn]] void typed_call_failed(PluginCaller& in, const ExternObj& ex, SourceLoc loc) {
     const auto* message = reinterpret_cast<const char*>(ex.typed.errors.message());
-    runtime_error(loc, message && *message ? std::string(message)
-                                           : "`" + ex.decl->name + "` failed (the plugin gave no message)");
+    const std::string text =
+        message && *message ? std::string(message) : "`" + ex.decl->name + "` failed (the plugin gave no message)";
+    raise_callback_error(in, *ex.decl, loc, text);
+    runtime_error(loc, text);
 }
 
 Value call_boxed(PluginCaller& in, const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc) {
@@ -250,6 +279,7 @@ Value call_boxed(PluginCaller& in, const ExternObj& ex, const Value* const* by_p
         std::string message = result.tag == SPL_ERROR && result.as.text.ptr
                                   ? std::string(result.as.text.ptr, static_cast<size_t>(result.as.text.len))
                                   : "`" + d.name + "` failed (the plugin gave no message)";
+        raise_callback_error(in, d, loc, message);
         runtime_error(loc, message);
     }
     return unbox(result, ex.ret.kind, ex.ret.elem);

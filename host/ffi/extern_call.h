@@ -17,6 +17,7 @@
 
 #include "base/source.h"
 #include "base/value.h"
+#include "ffi/host_callbacks.h"
 #include "ffi/typed_call.h"
 #include "resolve/objects.h"
 #include "spl_plugin.h"
@@ -49,6 +50,8 @@ struct ExternObj : Obj {
 class PluginCaller {
 public:
     int64_t extern_calls = 0; // plugin calls made so far: `extern_calls()`, for benchmarks
+    // Where a callable passed to a plugin is lent (host_callbacks.h); null: callables cannot be passed.
+    HostCallbacks* callbacks = nullptr;
     // A value's type as a message names it: `i64`, `Tensor`, `[i64]`.
     virtual std::string type_name(const Value& v) const = 0;
     // The built-in Option enum: `Some(x)` crosses to a plugin as x.
@@ -71,7 +74,7 @@ void prepare_extern(ExternObj& ex, PluginErrors errors);
 Value call_boxed(PluginCaller& in, const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc);
 
 // Raises the error a typed call left pending.
-[[noreturn]] void typed_call_failed(const ExternObj& ex, SourceLoc loc);
+[[noreturn]] void typed_call_failed(PluginCaller& in, const ExternObj& ex, SourceLoc loc);
 
 // ---- the typed path, inline: it is every scalar call's path (one-element tensor arithmetic
 // spends more in these few lines than in anything else of the host).
@@ -121,7 +124,8 @@ inline bool to_carrier(const Value& v, const TypedPlan::Param& tp, CArg& out) {
 
 // Makes the call through the typed symbol when ex has a typed plan and every argument is a
 // scalar: stores the result and returns true; false (nothing called) otherwise.
-inline bool call_typed(const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc, Value& result) {
+inline bool call_typed(PluginCaller& in, const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc,
+                       Value& result) {
     const TypedPlan& plan = ex.typed;
     CArg argv[3];
     for (size_t p = 0; p < plan.nparams; ++p) {
@@ -138,7 +142,7 @@ inline bool call_typed(const ExternObj& ex, const Value* const* by_param, size_t
                       : plan.result == CResultKind::F64  ? r.d == 0.0
                       : plan.result == CResultKind::Bool ? !r.b
                                                          : true;
-    if (zero && plan.errors.pending()) typed_call_failed(ex, loc);
+    if (zero && plan.errors.pending()) typed_call_failed(in, ex, loc);
     switch (plan.result) {
     case CResultKind::Void: result = Value(); break;
     case CResultKind::I64:
@@ -156,7 +160,7 @@ inline Value call_extern_params(PluginCaller& in, const ExternObj& ex, const Val
                                 SourceLoc loc) {
     ++in.extern_calls;
     Value result;
-    if (ex.typed.caller && call_typed(ex, by_param, nargs, loc, result)) return result;
+    if (ex.typed.caller && call_typed(in, ex, by_param, nargs, loc, result)) return result;
     return call_boxed(in, ex, by_param, nargs, loc);
 }
 

@@ -76,7 +76,7 @@ const OpenedPlugin* PluginLoader::open(const std::string& prefix, std::string& w
         why = path + " is not a Simple plugin: it has no `" SPL_PLUGIN_OPEN_SYMBOL "`";
         return nullptr;
     }
-    SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr};
+    SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr, callbacks_};
     const char* refusal = nullptr;
     const SplPluginInfo* info = open_fn(&request, &refusal);
     if (!info) {

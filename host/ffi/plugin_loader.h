@@ -30,7 +30,9 @@ std::string registration_mismatch(const ast::ExternDecl& decl, const SplFunction
 
 class PluginLoader {
 public:
-    explicit PluginLoader(std::vector<std::string> search_dirs) : dirs_(std::move(search_dirs)) {}
+    // `callbacks`: the host callbacks every plugin is opened with (null: none).
+    PluginLoader(std::vector<std::string> search_dirs, const SplHostCallbacks* callbacks)
+        : dirs_(std::move(search_dirs)), callbacks_(callbacks) {}
     // Plugins are never dlclose()d: the SplFunction tables they returned are
     // referenced until the end, and libraries like LibTorch do not support
     // being unloaded while the process lives on.
@@ -51,6 +53,7 @@ private:
     const OpenedPlugin& open_for(const std::string& prefix, const ast::ExternDecl& decl);
 
     std::vector<std::string> dirs_;
+    const SplHostCallbacks* callbacks_;
     std::unordered_map<std::string, OpenedPlugin> plugins_;
 };
 

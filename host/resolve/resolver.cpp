@@ -103,6 +103,7 @@ private:
     std::deque<LocalVar> vars_;
     FnState* fn_ = nullptr;
     std::string class_name_; // what `Self` means here
+    bool in_trait_ = false;  // in a trait's methods, `Self` is the class that has the method (NameKind::SelfClass)
     ModuleScope scope_;
     std::unordered_map<std::string, std::shared_ptr<const TypeSpec>> specs_; // compiled types, by text
 };
@@ -148,6 +149,10 @@ int Resolver::find_upvalue(FnState* f, const std::string& name, LocalVar** var) 
 }
 
 void Resolver::resolve_name(Name& n) {
+    if (n.name == "Self" && in_trait_ && fn_ && !fn_->parent && !fn_->module_level) {
+        n.ref = NameKind::SelfClass;
+        return;
+    }
     if (n.name == "Self" && !class_name_.empty()) n.name = class_name_;
     if (LocalVar* v = find_local(fn_, n.name)) {
         n.ref = NameKind::Local;
@@ -503,7 +508,9 @@ void Resolver::resolve_stmt(Stmt& s) {
     }
     case StmtKind::Trait:
         if (!at_module_top()) fail(s.loc, "traits can only be declared at the top level of a module");
+        in_trait_ = true;
         resolve_methods(static_cast<TraitDecl&>(s).methods, static_cast<TraitDecl&>(s).name);
+        in_trait_ = false;
         break;
     case StmtKind::Extern: {
         auto& d = static_cast<ExternDecl&>(s);

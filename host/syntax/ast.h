@@ -109,7 +109,8 @@ struct Interp : Expr {
     std::vector<std::unique_ptr<const FormatSpec>> specs;
 };
 
-enum class NameKind : uint8_t { Unresolved, Local, Upvalue, Global, Builtin };
+// SelfClass: `Self` in a trait's method, the class the method was given to (known when it runs).
+enum class NameKind : uint8_t { Unresolved, Local, Upvalue, Global, Builtin, SelfClass };
 
 struct Name : Expr {
     Name(SourceLoc l, std::string n) : Expr(ExprKind::Name, l), name(std::move(n)) {}

@@ -131,7 +131,7 @@ int run_doctor(const HostOptions& options) {
     }
 
     // The plugin, found and opened as a program's first extern call would.
-    PluginLoader loader(options.plugin_dirs);
+    PluginLoader loader(options.plugin_dirs, nullptr); // opened to be described, not called
     std::string why, searched;
     const OpenedPlugin* plugin = loader.open("torch", why, searched);
     if (!plugin) {

@@ -92,7 +92,7 @@ const char* BoxedArgs::text(int i) const {
 
 SplValue BoxedArgs::value(int i) const {
     const SplValue& v = at(i);
-    if (v.tag == SPL_ERROR || v.tag < SPL_NIL || v.tag > SPL_ARRAY) mismatch(i, "a value");
+    if (v.tag == SPL_ERROR || v.tag < SPL_NIL || (v.tag > SPL_ARRAY && v.tag != SPL_CALLABLE)) mismatch(i, "a value");
     if (v.tag == SPL_NIL && !ends_with_question(fn_.params[i].simple_type)) mismatch(i, "a value, not nil");
     if (v.tag == SPL_TEXT && !v.as.text.ptr) throw SplError(describe(i) + ": text pointer is NULL (None is nil)");
     if (v.tag == SPL_ARRAY) checked_array(i);

@@ -74,6 +74,7 @@ const char* tag_name(int32_t tag) noexcept {
     case SPL_F64: return "f64";
     case SPL_TEXT: return "text";
     case SPL_ARRAY: return "an array";
+    case SPL_CALLABLE: return "a function";
     default: return "an invalid value";
     }
 }

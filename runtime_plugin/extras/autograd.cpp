@@ -1,5 +1,7 @@
 // Autograd: grad-mode, inference-mode and anomaly-mode state, backward, gradients (torch.autograd.grad),
 // forward-mode levels.
+#include "core/autograd_compat.h"
+#include "core/host_callbacks.h"
 #include "extras/extra_function.h"
 
 #include <ATen/core/grad_mode.h>
@@ -26,8 +28,7 @@ private:
     c10::InferenceMode guard_;
 };
 
-// How LibTorch holds a node: std::shared_ptr up to 2.x, c10::intrusive_ptr since.
-using NodePtr = std::decay_t<decltype(std::declval<const at::Tensor&>().grad_fn())>;
+using spl::compat::NodePtr;
 
 // A node of the autograd graph (a tensor's grad_fn, or one of its next_functions) while its
 // handle lives: lib.torch's Node reads its name and edges.
@@ -106,6 +107,7 @@ SPL_TORCH_EXPORT void rt_torch_backward(int64_t t, int64_t gradient, bool retain
         const at::Tensor& output = spl::tensor(t, "tensor");
         std::vector<at::Tensor> grads;
         if (gradient != 0) grads.push_back(spl::tensor(gradient, "gradient"));
+        spl::SingleThreadedBackward on_this_thread; // where Simple backward functions and hooks can run
         torch::autograd::backward({output}, grads, retain_graph, create_graph);
     });
 }
@@ -146,6 +148,7 @@ SPL_TORCH_EXPORT SplValue rt_torch_gradients(SplI64Array outputs, SplI64Array in
                             torch_size(weights.back().sizes()), " and output[", i, "] has a shape of ",
                             torch_size(outs[k].sizes()), ".");
         }
+        spl::SingleThreadedBackward on_this_thread;
         std::vector<at::Tensor> grads =
             torch::autograd::grad(outs, ins, weights, retain_graph, create_graph, /*allow_unused=*/true);
         for (size_t i = 0; i < grads.size() && !allow_unused; ++i)
