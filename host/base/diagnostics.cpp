@@ -107,7 +107,9 @@ std::string format_error(const ProgramError& e) {
     // The calls that led to the line shown, innermost first.
     for (size_t i = k; i < e.trace.size() && i < k + max_trace; ++i) {
         const auto& t = e.trace[i];
-        out += "   = in `" + t.function + "`, called from " + t.call_site.str() + "\n";
+        // A call with no place in the source: a plugin ran it (a backward function, a hook).
+        out += "   = in `" + t.function + "`, called " +
+               (t.call_site.known() ? "from " + t.call_site.str() : std::string("by a plugin")) + "\n";
     }
     if (e.trace.size() > k + max_trace)
         out += "   = ... " + std::to_string(e.trace.size() - k - max_trace) + " more calls\n";

@@ -40,6 +40,41 @@ void explain_missing_cuda(std::string& message) noexcept {
     }
 }
 
+void rename_types(std::string& message);
+
+// LibTorch names a tensor's type in a few messages (a saved tensor modified in place) as
+// "[CPUDoubleType [3]]", where PyTorch prints "[torch.DoubleTensor [3]]" (and
+// "torch.cuda.FloatTensor"): the name a PyTorch user searches for.
+void python_type_names(std::string& message) noexcept {
+    try {
+        rename_types(message);
+    } catch (...) {
+        // The message as LibTorch wrote it is still right.
+    }
+}
+
+void rename_types(std::string& message) {
+    static const std::string kSuffix = "Type [";
+    for (size_t at = message.find(kSuffix); at != std::string::npos; at = message.find(kSuffix, at + 1)) {
+        const size_t open = message.rfind('[', at);
+        if (open == std::string::npos) break;
+        const std::string token = message.substr(open + 1, at - open - 1);
+        std::string prefix, scalar;
+        if (token.rfind("CPU", 0) == 0) {
+            prefix = "torch.";
+            scalar = token.substr(3);
+        } else if (token.rfind("CUDA", 0) == 0) {
+            prefix = "torch.cuda.";
+            scalar = token.substr(4);
+        }
+        const bool plain = !scalar.empty() && std::all_of(scalar.begin(), scalar.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) != 0;
+        });
+        if (!plain) continue;
+        message.replace(open + 1, at + 4 - open - 1, prefix + scalar + "Tensor");
+    }
+}
+
 } // namespace
 
 std::string& thread_error_message() noexcept {
@@ -57,6 +92,7 @@ void record_current_exception(const char* function) noexcept {
         // programmer can act on.
         message = e.what_without_backtrace();
         explain_missing_cuda(message);
+        python_type_names(message);
     } catch (const SplError& e) {
         message = function ? std::string(function) + ": " + e.what() : e.what();
     } catch (const std::exception& e) {

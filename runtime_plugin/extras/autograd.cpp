@@ -230,6 +230,22 @@ SPL_TORCH_EXPORT int64_t rt_torch_grad(int64_t t) {
     return spl::guarded<int64_t>(__func__, [&] { return spl::new_handle(spl::tensor(t, "tensor").grad()); });
 }
 
+// `x.grad = g` (0: None), with PyTorch's checks of the assigned gradient.
+SPL_TORCH_EXPORT void rt_torch_set_grad(int64_t t, int64_t g) {
+    spl::guarded<void>(__func__, [&] {
+        const at::Tensor& tensor = spl::tensor(t, "tensor");
+        if (g == 0) {
+            tensor.mutable_grad().reset();
+            return;
+        }
+        const at::Tensor& grad = spl::tensor(g, "grad");
+        TORCH_CHECK(grad.dtype() == tensor.dtype(), "assigned grad has data of a different type");
+        TORCH_CHECK(grad.device() == tensor.device(), "assigned grad has data located on a different device");
+        TORCH_CHECK(grad.sizes() == tensor.sizes(), "assigned grad has data of a different size");
+        tensor.mutable_grad() = grad;
+    });
+}
+
 SPL_TORCH_EXPORT void rt_torch_zero_grad(int64_t t) {
     spl::guarded<void>(__func__, [&] { spl::tensor(t, "tensor").mutable_grad().reset(); });
 }
@@ -256,4 +272,5 @@ SPL_EXTRA(rt_torch_grad_fn, "t")
 SPL_EXTRA(rt_torch_node_name, "node")
 SPL_EXTRA_RETURNS(rt_torch_node_next_functions, "[i64]", "node")
 SPL_EXTRA(rt_torch_grad, "t")
+SPL_EXTRA(rt_torch_set_grad, "t", "g")
 SPL_EXTRA(rt_torch_zero_grad, "t")

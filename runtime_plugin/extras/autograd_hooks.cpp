@@ -52,6 +52,7 @@ extern "C" {
 SPL_TORCH_EXPORT int64_t rt_torch_register_hook(int64_t t, SplValue hook) {
     return spl::guarded<int64_t>(__func__, [&] {
         const at::Tensor& tensor = spl::tensor(t, "tensor");
+        TORCH_CHECK(tensor.requires_grad(), "cannot register a hook on a tensor that doesn't require gradient");
         Callable callable = std::make_shared<const spl::HostCallable>(hook, "hook");
         return static_cast<int64_t>(tensor.register_hook([callable](const at::Tensor& grad) -> at::Tensor {
             return run_hook(*callable, grad, "a tensor hook").value_or(at::Tensor());
