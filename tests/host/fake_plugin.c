@@ -2,6 +2,7 @@
  * LibTorch: scalars, text, arrays, defaults, errors and "handles" (a stand-in
  * for tensors) with a live count, so tests can check deterministic freeing.
  * Built as libspl_fake.so; its functions are `rt_fake_*`. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -256,6 +257,86 @@ static SplStatus f_kind(const SplValue* a, int32_t n, SplValue* r) {
     default: return ok_text(r, "other");
     }
 }
+/* ---- host callbacks (spl_plugin.h, ABI 3): the table the host opened us with. */
+static const SplHostCallbacks* host;
+
+static SplStatus no_host(SplValue* r) { return fail(r, "fake plugin: the host gives no callbacks"); }
+
+/* Calls `id` with one i64 and copies the result out (an i64, a text or nil), as a plugin must. */
+static SplStatus call_host(int64_t id, int64_t x, SplValue* r) {
+    SplValue arg = {0};
+    arg.tag = SPL_I64;
+    arg.as.i = x;
+    SplValue out = {0};
+    if (host->call(host->host, id, &arg, 1, &out) != SPL_STATUS_OK) {
+        char buf[240];
+        snprintf(buf, sizeof buf, "fake plugin: the callable failed: %.*s", (int)out.as.text.len, out.as.text.ptr);
+        return fail(r, buf);
+    }
+    if (out.tag == SPL_I64) return ok_i64(r, out.as.i);
+    if (out.tag == SPL_TEXT) {
+        char buf[240];
+        snprintf(buf, sizeof buf, "%.*s", (int)out.as.text.len, out.as.text.ptr);
+        return ok_text(r, buf);
+    }
+    r->tag = SPL_NIL;
+    return SPL_STATUS_OK;
+}
+/* rt_fake_call(f, x): f(x), while f is lent. */
+static SplStatus f_call(const SplValue* a, int32_t n, SplValue* r) {
+    (void)n;
+    if (!host) return no_host(r);
+    if (a[0].tag != SPL_CALLABLE) return fail(r, "rt_fake_call: f must be a function");
+    return call_host(a[0].as.i, a[1].as.i, r);
+}
+/* rt_fake_keep(f): retains f past the call; its id, for rt_fake_call_kept and rt_fake_release. */
+static SplStatus f_keep(const SplValue* a, int32_t n, SplValue* r) {
+    (void)n;
+    if (!host) return no_host(r);
+    if (a[0].tag != SPL_CALLABLE) return fail(r, "rt_fake_keep: f must be a function");
+    host->retain(host->host, a[0].as.i);
+    return ok_i64(r, a[0].as.i);
+}
+static SplStatus f_call_kept(const SplValue* a, int32_t n, SplValue* r) {
+    (void)n;
+    if (!host) return no_host(r);
+    return call_host(a[0].as.i, a[1].as.i, r);
+}
+/* rt_fake_release(id): one release, however often it was retained (a buggy plugin may repeat it). */
+static SplStatus f_release(const SplValue* a, int32_t n, SplValue* r) {
+    (void)n;
+    if (!host) return no_host(r);
+    host->release(host->host, a[0].as.i);
+    r->tag = SPL_NIL;
+    return SPL_STATUS_OK;
+}
+/* rt_fake_call_from_thread(f, x): what the host answers a call of f made on another thread (a
+ * plugin must never do this; the host must refuse it): the message, or "" if it ran f. */
+struct thread_call {
+    int64_t id, x;
+    SplStatus status;
+    char message[240];
+};
+static void* thread_body(void* p) {
+    struct thread_call* c = (struct thread_call*)p;
+    SplValue arg = {0};
+    arg.tag = SPL_I64;
+    arg.as.i = c->x;
+    SplValue out = {0};
+    c->status = host->call(host->host, c->id, &arg, 1, &out);
+    if (c->status != SPL_STATUS_OK) snprintf(c->message, sizeof c->message, "%.*s", (int)out.as.text.len, out.as.text.ptr);
+    return NULL;
+}
+static SplStatus f_call_from_thread(const SplValue* a, int32_t n, SplValue* r) {
+    (void)n;
+    if (!host) return no_host(r);
+    struct thread_call c = {a[0].as.i, a[1].as.i, SPL_STATUS_OK, ""};
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, thread_body, &c) != 0) return fail(r, "rt_fake_call_from_thread: no thread");
+    pthread_join(thread, NULL);
+    return ok_text(r, c.message);
+}
+
 #define TYPED(fn) ((void (*)(void))(fn))
 
 #define P(name, type)                                                                                                  \
@@ -275,12 +356,21 @@ static const SplParam p_h[] = {P("h", "i64")};
 static const SplParam p_add_h[] = {P("a", "i64"), P("b", "i64"), PD("alpha", "f64", "1.0")};
 static const SplParam p_mul_s[] = {P("h", "i64"), P("s", "f64")};
 static const SplParam p_any[] = {P("v", "any")};
+static const SplParam p_fx[] = {P("f", "any"), P("x", "i64")};
+static const SplParam p_f[] = {P("f", "any")};
+static const SplParam p_idx[] = {P("id", "i64"), P("x", "i64")};
+static const SplParam p_id[] = {P("id", "i64")};
 
 /* Sorted by name (strcmp). No word adapters: this host test does not use them. */
 static const SplFunction functions[] = {
     {"rt_fake_add", "extern fn rt_fake_add(a: i64, b: i64) -> i64", "i64", p_ab, 2, 2, f_add, TYPED(t_add), NULL},
     {"rt_fake_add_h", "extern fn rt_fake_add_h(a: i64, b: i64, alpha: f64 = 1.0) -> i64", "i64", p_add_h, 3, 2, f_add_h,
      TYPED(t_add_h), NULL},
+    {"rt_fake_call", "extern fn rt_fake_call(f: any, x: i64) -> any", "any", p_fx, 2, 2, f_call, NULL, NULL},
+    {"rt_fake_call_from_thread", "extern fn rt_fake_call_from_thread(f: any, x: i64) -> text", "text", p_fx, 2, 2,
+     f_call_from_thread, NULL, NULL},
+    {"rt_fake_call_kept", "extern fn rt_fake_call_kept(id: i64, x: i64) -> any", "any", p_idx, 2, 2, f_call_kept, NULL,
+     NULL},
     {"rt_fake_concat", "extern fn rt_fake_concat(a: text, b: text) -> text", "text", p_concat, 2, 2, f_concat, NULL,
      NULL},
     {"rt_fake_defaults", "extern fn rt_fake_defaults(a: i64, b: i64 = 10, c: i64 = 100) -> i64", "i64", p_defaults, 3,
@@ -290,6 +380,7 @@ static const SplFunction functions[] = {
     {"rt_fake_get", "extern fn rt_fake_get(h: i64) -> f64", "f64", p_h, 1, 1, f_get, TYPED(t_get), NULL},
     {"rt_fake_is_given", "extern fn rt_fake_is_given(x: i64?) -> bool", "bool", p_opt, 1, 0, f_is_given,
      TYPED(t_is_given), NULL},
+    {"rt_fake_keep", "extern fn rt_fake_keep(f: any) -> i64", "i64", p_f, 1, 1, f_keep, NULL, NULL},
     {"rt_fake_kind", "extern fn rt_fake_kind(v: any) -> text", "text", p_any, 1, 1, f_kind, NULL, NULL},
     {"rt_fake_live", "extern fn rt_fake_live() -> i64", "i64", NULL, 0, 0, f_live, NULL, NULL},
     {"rt_fake_mul_s", "extern fn rt_fake_mul_s(h: i64, s: f64) -> i64", "i64", p_mul_s, 2, 2, f_mul_s, TYPED(t_mul_s),
@@ -298,6 +389,7 @@ static const SplFunction functions[] = {
     {"rt_fake_noop", "extern fn rt_fake_noop(h: i64) -> i64", "i64", p_h, 1, 1, f_noop, NULL, NULL},
     {"rt_fake_pair", "extern fn rt_fake_pair() -> (text, i64)", "(text, i64)", NULL, 0, 0, f_pair, NULL, NULL},
     {"rt_fake_range", "extern fn rt_fake_range(n: i64) -> [i64]", "[i64]", p_n, 1, 1, f_range, NULL, NULL},
+    {"rt_fake_release", "extern fn rt_fake_release(id: i64)", "", p_id, 1, 1, f_release, NULL, NULL},
     {"rt_fake_scale", "extern fn rt_fake_scale(x: f64, factor: f64 = 2.0) -> f64", "f64", p_scale, 2, 1, f_scale,
      TYPED(t_scale), NULL},
     {"rt_fake_sum", "extern fn rt_fake_sum(xs: [i64]) -> i64", "i64", p_sum, 1, 1, f_sum, NULL, NULL},
@@ -319,5 +411,6 @@ const SplPluginInfo* spl_plugin_open(const SplHostRequest* request, const char**
         if (error) *error = "fake plugin: ABI version mismatch";
         return NULL;
     }
+    host = request->callbacks;
     return &info;
 }
