@@ -8,6 +8,7 @@
 #include <c10/core/InferenceMode.h>
 #include <torch/csrc/autograd/anomaly_mode.h>
 #include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/autograd/engine.h>
 #include <torch/csrc/autograd/forward_grad.h>
 #include <torch/csrc/autograd/function.h>
 #include <ATen/ops/_unpack_dual.h>
@@ -110,6 +111,31 @@ SPL_TORCH_EXPORT void rt_torch_backward(int64_t t, int64_t gradient, bool retain
         spl::SingleThreadedBackward on_this_thread; // where Simple backward functions and hooks can run
         torch::autograd::backward({output}, grads, retain_graph, create_graph);
     });
+}
+
+// torch.autograd.backward: the gradients of several tensors at once, each weighted by its
+// entry of `grad_tensors` (0: the implicit 1 of a scalar), accumulated into the leaves (only
+// into `inputs`, when given).
+SPL_TORCH_EXPORT void rt_torch_backward_many(SplI64Array tensors, SplI64Array grad_tensors, bool retain_graph,
+                                             bool create_graph, SplI64Array inputs) {
+    spl::guarded<void>(__func__, [&] {
+        const std::vector<at::Tensor> outputs = spl::tensor_list(tensors, "tensors");
+        spl::check_list(grad_tensors.len, grad_tensors.data, "grad_tensors");
+        TORCH_CHECK(grad_tensors.len == 0 || grad_tensors.len == tensors.len, "grad_tensors: got ", grad_tensors.len,
+                    " gradients for ", tensors.len, " tensors");
+        std::vector<at::Tensor> grads;
+        for (int64_t i = 0; i < grad_tensors.len; ++i)
+            grads.push_back(grad_tensors.data[i] == 0 ? at::Tensor() : spl::tensor(grad_tensors.data[i], "grad_tensors"));
+        const std::vector<at::Tensor> only = spl::tensor_list(inputs, "inputs");
+        spl::SingleThreadedBackward on_this_thread;
+        torch::autograd::backward(outputs, grads, retain_graph, create_graph, only);
+    });
+}
+
+// Whether a backward now running may re-run forward code that calls backward() itself (a
+// checkpoint's recomputation): false inside autograd.grad or a backward given `inputs`.
+SPL_TORCH_EXPORT bool rt_torch_is_checkpoint_valid(void) {
+    return spl::guarded<bool>(__func__, [&] { return torch::autograd::Engine::get_default_engine().is_checkpoint_valid(); });
 }
 
 namespace {
@@ -260,6 +286,8 @@ SPL_EXTRA(rt_torch_inference_mode_enter, "enabled")
 SPL_EXTRA(rt_torch_inference_mode_exit, "region")
 SPL_EXTRA(rt_torch_is_inference_mode_enabled)
 SPL_EXTRA(rt_torch_backward, "t", "gradient", "retain_graph", "create_graph")
+SPL_EXTRA(rt_torch_backward_many, "tensors", "grad_tensors", "retain_graph", "create_graph", "inputs")
+SPL_EXTRA(rt_torch_is_checkpoint_valid)
 SPL_EXTRA_RETURNS(rt_torch_gradients, "[i64]", "outputs", "inputs", "grad_outputs", "retain_graph", "create_graph",
                   "allow_unused")
 SPL_EXTRA(rt_torch_set_anomaly_enabled, "enabled", "check_nan")
