@@ -56,11 +56,14 @@ WORKLOADS = {
     "method": [("simple", simple("method"), 2000, 4000, 100000), ("python", python("method"), 2000, 4000, 100000)],
     "linear_relu": [("simple", simple("linear_relu"), 200, 400, 3000),
                     ("python", python("linear_relu"), 200, 400, 3000)],
+    "custom_function": [("simple", simple("custom_function"), 200, 400, 5000),
+                        ("python", python("custom_function"), 200, 400, 5000)],
     "calls": [(mode, calls(mode), 20000, 40000, 0) for mode in ("direct", "typed", "boxed", "word")],
 }
 LABELS = {"add": "1-element add (a + b)", "method": "Tensor method returning a Tensor (a.neg())",
-          "linear_relu": "Linear(16, 16) + ReLU forward and backward, nn", "calls": "1-element add in C"}
-TARGETS = {"add": "target <= 0.8x", "linear_relu": "target <= 0.9x", "typed": "target <= 1.03x",
+          "linear_relu": "Linear(16, 16) + ReLU forward and backward, nn",
+          "custom_function": "custom autograd Function (Exp) forward and backward", "calls": "1-element add in C"}
+TARGETS = {"add": "target <= 0.8x", "linear_relu": "target <= 0.9x", "custom_function": "target <= 1.0x", "typed": "target <= 1.03x",
            "boxed": "target <= 1.07x", "startup": "target <= 0.3 s"}
 
 

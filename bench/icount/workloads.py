@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Python eager PyTorch side of bench/icount/*.spl (and of bench/add_loop.spl), on the
-same LibTorch: workloads.py add|method|linear_relu N, or workloads.py startup."""
+same LibTorch: workloads.py add|method|linear_relu|custom_function N, or workloads.py startup."""
 import os
 import sys
 import time
@@ -26,6 +26,27 @@ def linear_relu(n):
     start = time.perf_counter()
     for _ in range(n):
         model(x).sum().backward()
+    return start
+
+
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        r = x.exp()
+        ctx.save_for_backward(r)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        (r,) = ctx.saved_tensors
+        return g * r
+
+
+def custom_function(n):
+    x = torch.ones(16, requires_grad=True)
+    start = time.perf_counter()
+    for _ in range(n):
+        Exp.apply(x).sum().backward()
     return start
 
 

@@ -114,6 +114,13 @@ def check_pinn(out):
     require(error < 0.01, f"largest error against sin t {error}")
 
 
+def check_straight_through(out):
+    accuracy = values_after(out, "test accuracy: ")[-1]
+    require(accuracy >= 0.95, f"test accuracy {accuracy} of the quantized network")
+    levels = values_after(out, "distinct weight levels: ")[-1]
+    require(2 <= levels <= 9, f"{levels} distinct weight levels: not quantized to 9")
+
+
 def digits_args(examples, tmp):
     """scikit-learn's digits.csv.gz in the project's .venv, and a checkpoint path."""
     found = glob.glob(os.path.join(examples, "..", ".venv", "lib", "python3*", "site-packages", "sklearn", "datasets", "data", "digits.csv.gz"))
@@ -122,7 +129,7 @@ def digits_args(examples, tmp):
 
 
 CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm, "digits": check_digits,
-          "pinn": check_pinn}
+          "pinn": check_pinn, "straight_through": check_straight_through}
 
 
 def check_all(names, check_one, say=print):
@@ -168,6 +175,9 @@ SELF_TEST_CASES = [
     ("pinn", "largest |u(t) - sin t| on [0, 2 pi]: 0.0002\n", True),
     ("pinn", "largest |u(t) - sin t| on [0, 2 pi]: 0.3\n", False),
     ("pinn", "largest |u(t) - sin t| on [0, 2 pi]: nan\n", False),
+    ("straight_through", "test accuracy: 0.99\ndistinct weight levels: 9 (at most 9)\n", True),
+    ("straight_through", "test accuracy: 0.6\ndistinct weight levels: 9 (at most 9)\n", False),
+    ("straight_through", "test accuracy: 0.99\ndistinct weight levels: 40 (at most 9)\n", False),
     ("xor", "rounded: [0.0, 1.0, 1.0, 0.0] (want [0.0, 1.0, 1.0, 0.0])\n", True),
     ("xor", "rounded: [nan, nan, nan, nan] (want [0.0, 1.0, 1.0, 0.0])\n", False),
 ]
