@@ -353,6 +353,7 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
         auto* cls = obj.as<ClassObj>();
         auto it = cls->statics.find(m.name);
         if (it != cls->statics.end()) return it->second;
+        if (m.name == "__name__") return make_str(cls->name); // Python's: what a class is called
         runtime_error(m.loc, "class " + cls->name + " has no static member `" + m.name + "`");
     }
     case ObjType::Enum: {
@@ -516,6 +517,35 @@ Value Interpreter::eval_stmt_value(const Stmt& s) {
 }
 
 Value Interpreter::eval_comprehension(const Comprehension& c) {
+    // The common form, `[f(x) for x in xs]` (an optional `if` too) over an array or a tuple: a
+    // plain loop, with no closure per clause. The same order of evaluation as the general
+    // path below (which it must match element for element), and the array read live by index,
+    // as for_each reads it.
+    if (!c.value && (c.clauses.size() == 1 || (c.clauses.size() == 2 && c.clauses[1].cond)) && !c.clauses[0].cond) {
+        const CompClause& clause = c.clauses[0];
+        const Expr* cond = c.clauses.size() == 2 ? c.clauses[1].cond.get() : nullptr;
+        Value source = eval(*clause.iter);
+        if (source.is(ObjType::Array) || source.is(ObjType::Tuple)) {
+            Value result = make_array();
+            auto& out = result.as<ArrayObj>()->items;
+            const auto& items = source.is(ObjType::Array) ? source.as<ArrayObj>()->items : source.as<TupleObj>()->items;
+            out.reserve(items.size());
+            for (size_t i = 0; i < items.size(); ++i) {
+                bind(*clause.pattern, Value(items[i]));
+                if (cond && !truthy(eval(*cond), cond->loc)) continue;
+                out.push_back(eval(*c.elem));
+            }
+            clear_slots(c.slot_begin, c.slot_end);
+            return result;
+        }
+        return comprehension_over(c, &source);
+    }
+    return comprehension_over(c, nullptr);
+}
+
+// The general comprehension: nested clauses, dict results, any iterable. `first`: the first
+// clause's iterable when the caller evaluated it already (null: evaluate it here).
+Value Interpreter::comprehension_over(const Comprehension& c, const Value* first) {
     Value result = c.value ? Value(new DictObj()) : make_array();
     std::function<void(size_t)> step = [&](size_t k) {
         if (k == c.clauses.size()) {
@@ -532,7 +562,8 @@ Value Interpreter::eval_comprehension(const Comprehension& c) {
             if (truthy(eval(*clause.cond), clause.cond->loc)) step(k + 1);
             return;
         }
-        for_each(eval(*clause.iter), clause.iter->loc, [&](Value item) {
+        Value iterable = k == 0 && first ? *first : eval(*clause.iter);
+        for_each(iterable, clause.iter->loc, [&](Value item) {
             bind(*clause.pattern, std::move(item));
             step(k + 1);
             return true;

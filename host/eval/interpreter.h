@@ -177,6 +177,7 @@ private:
     Value call_named_method(const ast::MethodCall& m, Value& obj, ArgList& args, ArgPlan* plan, OverloadSite* site);
     ArgList eval_spread_args(const std::vector<ast::ExprPtr>& exprs, const std::vector<std::string>& given_names,
                              std::vector<Value>& values, std::vector<std::string>& names);
+    Value comprehension_over(const ast::Comprehension& c, const Value* first);
     Value eval_member(const ast::Member& m);
     Value eval_index(const ast::Index& x);
     Value eval_index_key(const ast::Index& x);
