@@ -23,7 +23,7 @@ inline const SplPluginInfo& open_plugin(const char* path) {
     library() = lib;
     auto open = reinterpret_cast<SplPluginOpenFn>(dlsym(lib, SPL_PLUGIN_OPEN_SYMBOL));
     if (!open) throw std::runtime_error("no spl_plugin_open in " + std::string(path));
-    SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr};
+    SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr, nullptr}; // no host callbacks
     const char* error = nullptr;
     const SplPluginInfo* info = open(&request, &error);
     if (!info) throw std::runtime_error(error);

@@ -78,7 +78,7 @@ int main() {
         return 1;
     }
     auto open = reinterpret_cast<SplPluginOpenFn>(dlsym(lib, SPL_PLUGIN_OPEN_SYMBOL));
-    SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr};
+    SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr, nullptr}; // no host callbacks
     const char* error = nullptr;
     plugin = open(&request, &error);
     if (!plugin) {

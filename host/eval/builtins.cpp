@@ -156,6 +156,13 @@ Value b_live_callables(Interpreter& in, ArgList&, SourceLoc) {
     return Value::integer(in.callbacks ? in.callbacks->live() : 0);
 }
 
+// program_location(): "file:line:col" of the statement running in the innermost frame of the
+// program's own files (library code skipped), "" when there is none: what lib.torch's anomaly
+// mode reports as the place of a forward operation.
+Value b_program_location(Interpreter& in, ArgList&, SourceLoc) {
+    return make_str(in.program_location());
+}
+
 // tuple(xs): an array's (or tuple's) elements as a tuple, as Python's tuple().
 Value b_tuple(Interpreter&, ArgList& args, SourceLoc loc) {
     const Value& v = args[0];
@@ -267,6 +274,7 @@ std::vector<BuiltinDef> make_table() {
         {"live_objects", b_live_objects, 0, 1, false},
         {"live_callables", b_live_callables, 0, 0, false},
         {"tuple", b_tuple, 1, 1, false},
+        {"program_location", b_program_location, 0, 0, false},
         {"clock", b_clock, 0, 0, false},
     };
     add_spec_builtins(t);

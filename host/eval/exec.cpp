@@ -20,6 +20,7 @@ Status Interpreter::exec_block(const Block& b) {
 }
 
 Status Interpreter::exec(const Stmt& s) {
+    frame_->stmt = &s;
     switch (s.kind) {
     case StmtKind::Expr: {
         const auto& es = static_cast<const ExprStmt&>(s);

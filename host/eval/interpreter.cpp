@@ -62,6 +62,12 @@ Interpreter::~Interpreter() {
 
 PluginCaller& plugin_caller(Interpreter& in) { return in; }
 
+std::string Interpreter::program_location() const {
+    for (const CallFrame* f = frame_; f; f = f->caller)
+        if (f->stmt && f->stmt->loc.file && !f->stmt->loc.file->is_library()) return f->stmt->loc.str();
+    return "";
+}
+
 Value Interpreter::make_some(Value v) { return Value(new VariantObj(option_, 0, {std::move(v)})); }
 Value Interpreter::make_ok(Value v) { return Value(new VariantObj(result_, 0, {std::move(v)})); }
 Value Interpreter::make_err(Value v) { return Value(new VariantObj(result_, 1, {std::move(v)})); }
@@ -101,6 +107,7 @@ void Interpreter::pop_slots(Value* base, uint32_t n) {
 FrameScope::FrameScope(Interpreter& in, CallFrame* frame, SourceLoc loc) : in_(in), saved_(in.frame_) {
     if (in.depth_ >= in.options_.max_depth || stack_below(in.stack_floor_)) refuse(in, loc);
     ++in.depth_;
+    frame->caller = saved_;
     in.frame_ = frame;
 }
 

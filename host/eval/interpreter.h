@@ -66,6 +66,8 @@ struct CallFrame {
     const ast::FnProto* proto;
     Value ret;
     const Obj* owner = nullptr; // the class of a method running here (constructors: see Interpreter::call)
+    const CallFrame* caller = nullptr; // the frame that called this one (FrameScope)
+    const ast::Stmt* stmt = nullptr;   // the statement running here (exec): where the program is
 };
 
 struct HostOptions {
@@ -147,6 +149,8 @@ public:
     const HostOptions& options() const { return options_; }
     void out(std::string_view text); // program output (stdout)
     int64_t live_instances(const std::string& class_name) const;
+    // Where the program is: the running statement of the innermost frame in a program file.
+    std::string program_location() const;
     // extern_calls (PluginCaller): plugin calls made so far, `extern_calls()`
     void report_error(const ProgramError& e); // prints to stderr
 

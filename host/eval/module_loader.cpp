@@ -41,7 +41,13 @@ ModuleLoader::ModuleLoader(Interpreter& in, std::vector<std::string> lib_roots)
     }
 }
 
+// By the path as found (a root's files may be links out of it, as a build tree's lib.torch is)
+// or by the real path (a root reached through a link).
 bool ModuleLoader::under_a_root(const std::string& file) const {
+    for (const std::string& root : roots_)
+        if (!root.empty() && file.compare(0, root.size(), root) == 0 &&
+            (file.size() > root.size() && (root.back() == '/' || file[root.size()] == '/')))
+            return true;
     std::string real = real_path(file);
     for (const std::string& root : real_roots_)
         if (real.compare(0, root.size(), root) == 0) return true;

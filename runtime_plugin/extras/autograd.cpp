@@ -2,6 +2,7 @@
 // forward-mode levels.
 #include "core/autograd_compat.h"
 #include "core/host_callbacks.h"
+#include "extras/anomaly_trace.h"
 #include "extras/extra_function.h"
 
 #include <ATen/core/grad_mode.h>
@@ -109,7 +110,7 @@ SPL_TORCH_EXPORT void rt_torch_backward(int64_t t, int64_t gradient, bool retain
         std::vector<at::Tensor> grads;
         if (gradient != 0) grads.push_back(spl::tensor(gradient, "gradient"));
         spl::SingleThreadedBackward on_this_thread; // where Simple backward functions and hooks can run
-        torch::autograd::backward({output}, grads, retain_graph, create_graph);
+        spl::with_forward_place([&] { torch::autograd::backward({output}, grads, retain_graph, create_graph); });
     });
 }
 
@@ -128,7 +129,7 @@ SPL_TORCH_EXPORT void rt_torch_backward_many(SplI64Array tensors, SplI64Array gr
             grads.push_back(grad_tensors.data[i] == 0 ? at::Tensor() : spl::tensor(grad_tensors.data[i], "grad_tensors"));
         const std::vector<at::Tensor> only = spl::tensor_list(inputs, "inputs");
         spl::SingleThreadedBackward on_this_thread;
-        torch::autograd::backward(outputs, grads, retain_graph, create_graph, only);
+        spl::with_forward_place([&] { torch::autograd::backward(outputs, grads, retain_graph, create_graph, only); });
     });
 }
 
@@ -175,8 +176,10 @@ SPL_TORCH_EXPORT SplValue rt_torch_gradients(SplI64Array outputs, SplI64Array in
                             torch_size(outs[k].sizes()), ".");
         }
         spl::SingleThreadedBackward on_this_thread;
-        std::vector<at::Tensor> grads =
-            torch::autograd::grad(outs, ins, weights, retain_graph, create_graph, /*allow_unused=*/true);
+        std::vector<at::Tensor> grads;
+        spl::with_forward_place([&] {
+            grads = torch::autograd::grad(outs, ins, weights, retain_graph, create_graph, /*allow_unused=*/true);
+        });
         for (size_t i = 0; i < grads.size() && !allow_unused; ++i)
             TORCH_CHECK(grads[i].defined(), "The differentiated Tensor at index ", i,
                         " appears to not have been used in the graph. Set allow_unused=True if this is the "

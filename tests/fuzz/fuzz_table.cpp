@@ -19,7 +19,7 @@ namespace fuzz {
 const SplPluginInfo& plugin() {
     static const SplPluginInfo* info = [] {
         init();
-        const SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr};
+        const SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr, nullptr}; // no host callbacks
         const char* error = nullptr;
         const SplPluginInfo* opened = spl_plugin_open(&request, &error);
         if (!opened) broken("spl_plugin_open", error);

@@ -138,7 +138,7 @@ Plugin::Plugin() {
     if (!library_) throw std::runtime_error(std::string("dlopen failed: ") + dlerror());
     open_ = reinterpret_cast<SplPluginOpenFn>(dlsym(library_, SPL_PLUGIN_OPEN_SYMBOL));
     if (!open_) throw std::runtime_error(std::string("no ") + SPL_PLUGIN_OPEN_SYMBOL + " in " + path);
-    const SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr};
+    const SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr, nullptr}; // no host callbacks
     const char* error = nullptr;
     info_ = open_(&request, &error);
     if (!info_) throw std::runtime_error(std::string("spl_plugin_open refused: ") + (error ? error : "(no message)"));

@@ -16,7 +16,7 @@ struct OpenResult {
 };
 
 OpenResult open_with(uint32_t abi_version, const char* library_version) {
-    const SplHostRequest request{abi_version, library_version};
+    const SplHostRequest request{abi_version, library_version, nullptr};
     const char* error = nullptr;
     const SplPluginInfo* info = plugin().open_fn()(&request, &error);
     return {info, error ? error : ""};

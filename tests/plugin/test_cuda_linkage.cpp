@@ -46,7 +46,7 @@ int main() {
         return 1;
     }
     auto open = reinterpret_cast<SplPluginOpenFn>(dlsym(lib, SPL_PLUGIN_OPEN_SYMBOL));
-    const SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr};
+    const SplHostRequest request{SPL_PLUGIN_ABI_VERSION, nullptr, nullptr}; // no host callbacks
     const SplPluginInfo* info = open(&request, nullptr);
     const bool available = call(info, "rt_torch_cuda_is_available").as.b;
     const std::string status = call(info, "rt_torch_cuda_status").as.text.ptr;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/spl/anomaly_fixtures.spl: torch.autograd's anomaly detection on the pin: the modes
 outside, inside and after detect_anomaly and set_detect_anomaly (with check_nan off too), the
-error for a backward function that returns NaN, and NaN gradients let through without
+error for a backward function that returns NaN and the node PyTorch's warning names, and NaN gradients let through without
 check_nan or outside the region.
 Run: .venv/bin/python tests/spl/make_anomaly_fixtures.py"""
 import os
@@ -29,7 +29,12 @@ def main():
     v = {"outside": modes()}
     with torch.autograd.detect_anomaly():
         v["inside"] = modes()
-        v["nan_error"] = error_text(nan_grad)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            v["nan_error"] = error_text(nan_grad)
+        # PyTorch's warning names the failing node, then prints the forward call's traceback.
+        noted = [str(w.message) for w in caught if str(w.message).startswith("Error detected in ")]
+        v["nan_node_note"] = noted[0].split(". ")[0] + "."
     v["after"] = modes()
     with torch.autograd.detect_anomaly(check_nan=False):
         v["inside_no_check"] = modes()
