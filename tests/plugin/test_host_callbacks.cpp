@@ -254,3 +254,18 @@ TEST_CASE("the plugin calls the host only on the thread that lent the callable")
     host.forget(13);
     CHECK(host.excess_releases() == 0);
 }
+
+TEST_CASE("a memory-peak region counts the CPU tensor bytes alive at the highest point") {
+    const int64_t region = plugin().runtime("rt_torch_memory_peak_begin").as_i64();
+    const int64_t a = op_handle("rt_torch_zeros", {ints({1024, 256}), "float32"}); // 1 MiB
+    const int64_t b = op_handle("rt_torch_zeros", {ints({1024, 512}), "float32"}); // 2 MiB
+    plugin().free(a);
+    plugin().free(b);
+    const int64_t c = op_handle("rt_torch_zeros", {ints({1024, 128}), "float32"}); // 0.5 MiB, after
+    const int64_t peak = plugin().runtime("rt_torch_memory_peak_bytes", {region}).as_i64();
+    CHECK(peak >= 3 * 1048576);
+    CHECK(peak < 3 * 1048576 + 65536); // a and b together, nothing of c on top
+    plugin().free(c);
+    plugin().free(region);
+    expect_error(plugin().try_runtime("rt_torch_memory_peak_bytes", {region}), {"region"});
+}
