@@ -229,17 +229,13 @@ class NoneOrZeros(Function):
         return total, None
 
 
-class OnceCube(Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x * x * x
+class OnceCube(Cube):
+    """Cube, its backward marked @once_differentiable."""
 
     @staticmethod
     @once_differentiable
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
-        return g * 3.0 * x * x
+        return Cube.backward(ctx, g)
 
 
 class WrongCount(Function):
