@@ -35,9 +35,9 @@ typedef enum SplTag {
     SPL_BOOL = 1,
     SPL_I64 = 2,
     SPL_F64 = 3,
-    SPL_TEXT = 4,  /* UTF-8, as.text.ptr with as.text.len bytes (NUL-terminated too) */
-    SPL_ARRAY = 5, /* as.array.items[0 .. as.array.len) of boxed values */
-    SPL_ERROR = 6, /* only as a result: as.text holds the message */
+    SPL_TEXT = 4,    /* UTF-8, as.text.ptr with as.text.len bytes (NUL-terminated too) */
+    SPL_ARRAY = 5,   /* as.array.items[0 .. as.array.len) of boxed values */
+    SPL_ERROR = 6,   /* only as a result: as.text holds the message */
     SPL_CALLABLE = 7 /* a host callable (a function, closure or bound method), as.i its id: see SplHostCallbacks */
 } SplTag;
 

@@ -159,9 +159,7 @@ Value b_live_callables(Interpreter& in, ArgList&, SourceLoc) {
 // program_location(): "file:line:col" of the statement running in the innermost frame of the
 // program's own files (library code skipped), "" when there is none: what lib.torch's anomaly
 // mode reports as the place of a forward operation.
-Value b_program_location(Interpreter& in, ArgList&, SourceLoc) {
-    return make_str(in.program_location());
-}
+Value b_program_location(Interpreter& in, ArgList&, SourceLoc) { return make_str(in.program_location()); }
 
 // tuple(xs): an array's (or tuple's) elements as a tuple, as Python's tuple().
 Value b_tuple(Interpreter&, ArgList& args, SourceLoc loc) {

@@ -196,7 +196,8 @@ Value Interpreter::eval_name(const Name& n) {
     case NameKind::Builtin: return builtins_[n.index];
     case NameKind::SelfClass:
         if (frame_->owner) return Value(const_cast<Obj*>(frame_->owner));
-        runtime_error(n.loc, "`Self` in a trait's method means the class that has the method, and none is running here");
+        runtime_error(n.loc,
+                      "`Self` in a trait's method means the class that has the method, and none is running here");
     case NameKind::Unresolved: break;
     }
     runtime_error(n.loc, "internal error: unresolved name `" + n.name + "`");

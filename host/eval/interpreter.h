@@ -65,7 +65,7 @@ struct CallFrame {
     const Value* upvals;
     const ast::FnProto* proto;
     Value ret;
-    const Obj* owner = nullptr; // the class of a method running here (constructors: see Interpreter::call)
+    const Obj* owner = nullptr;        // the class of a method running here (constructors: see Interpreter::call)
     const CallFrame* caller = nullptr; // the frame that called this one (FrameScope)
     const ast::Stmt* stmt = nullptr;   // the statement running here (exec): where the program is
 };

@@ -9,8 +9,8 @@
 namespace spl {
 
 bool is_callable(const Value& v) {
-    return v.is(ObjType::Function) || v.is(ObjType::BoundMethod) || v.is(ObjType::Builtin) ||
-           v.is(ObjType::Extern) || v.is(ObjType::Overloads);
+    return v.is(ObjType::Function) || v.is(ObjType::BoundMethod) || v.is(ObjType::Builtin) || v.is(ObjType::Extern) ||
+           v.is(ObjType::Overloads);
 }
 
 HostCallbacks& HostCallbacks::create(CallableRunner& runner) { return *new HostCallbacks(runner); }
@@ -169,9 +169,9 @@ SplStatus HostCallbacks::call(int64_t id, const SplValue* args, int32_t nargs, S
         std::lock_guard<std::mutex> lock(mutex_);
         auto it = entries_.find(id);
         if (it == entries_.end())
-            return fail(result, shut_down_ ? "the interpreter has ended: no Simple function can run"
-                                           : "no Simple function has id " + std::to_string(id) +
-                                                 " (never lent, or released)");
+            return fail(result, shut_down_
+                                    ? "the interpreter has ended: no Simple function can run"
+                                    : "no Simple function has id " + std::to_string(id) + " (never lent, or released)");
         fn = it->second.fn;
     }
     result_value_.reset();

@@ -23,6 +23,8 @@ void set_host_callbacks(const SplHostCallbacks* callbacks) noexcept {
     g_host_callbacks.store(callbacks, std::memory_order_release);
 }
 
+bool host_callbacks_given() noexcept { return g_host_callbacks.load(std::memory_order_acquire) != nullptr; }
+
 HostCallable::HostCallable(const SplValue& value, const char* what)
     : host_(g_host_callbacks.load(std::memory_order_acquire)), id_(0), thread_(std::this_thread::get_id()) {
     if (value.tag != SPL_CALLABLE)

@@ -11,6 +11,9 @@ namespace spl {
 
 // The host's table, given once by spl_plugin_open (nullptr: the host offers none).
 void set_host_callbacks(const SplHostCallbacks* callbacks) noexcept;
+// Whether the host that opened the plugin gave it callbacks (a host that calls word adapters
+// without opening it, as the real Simple runtime does, gave none).
+bool host_callbacks_given() noexcept;
 
 // A host callable kept past the call that passed it: retained when made, released when
 // destroyed (on whatever thread destroys it; the ABI allows release from any thread).

@@ -34,9 +34,8 @@ public:
 
     explicit ForwardTrace(const SplValue& locator) : locator_(locator, "locator"), outer_(t_trace) {
         t_trace = this;
-        handle_ = at::addThreadLocalCallback(
-            at::RecordFunctionCallback(&on_start).needsIds(true).scopes(
-                {at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION}));
+        handle_ = at::addThreadLocalCallback(at::RecordFunctionCallback(&on_start).needsIds(true).scopes(
+            {at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION}));
     }
     ~ForwardTrace() override {
         at::removeCallback(handle_);
@@ -123,9 +122,8 @@ extern "C" {
 // Starts a trace of forward places on this thread: `locator` is a host callable that returns
 // where the host's program is ("file:line:col"). Freeing the handle stops it.
 SPL_TORCH_EXPORT int64_t rt_torch_trace_forward_ops(SplValue locator) {
-    return spl::guarded<int64_t>(__func__, [&] {
-        return spl::HandleTable::instance().insert_object(std::make_shared<ForwardTrace>(locator));
-    });
+    return spl::guarded<int64_t>(
+        __func__, [&] { return spl::HandleTable::instance().insert_object(std::make_shared<ForwardTrace>(locator)); });
 }
 
 } // extern "C"

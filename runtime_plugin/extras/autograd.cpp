@@ -126,7 +126,8 @@ SPL_TORCH_EXPORT void rt_torch_backward_many(SplI64Array tensors, SplI64Array gr
                     " gradients for ", tensors.len, " tensors");
         std::vector<at::Tensor> grads;
         for (int64_t i = 0; i < grad_tensors.len; ++i)
-            grads.push_back(grad_tensors.data[i] == 0 ? at::Tensor() : spl::tensor(grad_tensors.data[i], "grad_tensors"));
+            grads.push_back(grad_tensors.data[i] == 0 ? at::Tensor()
+                                                      : spl::tensor(grad_tensors.data[i], "grad_tensors"));
         const std::vector<at::Tensor> only = spl::tensor_list(inputs, "inputs");
         spl::SingleThreadedBackward on_this_thread;
         spl::with_forward_place([&] { torch::autograd::backward(outputs, grads, retain_graph, create_graph, only); });
@@ -136,7 +137,8 @@ SPL_TORCH_EXPORT void rt_torch_backward_many(SplI64Array tensors, SplI64Array gr
 // Whether a backward now running may re-run forward code that calls backward() itself (a
 // checkpoint's recomputation): false inside autograd.grad or a backward given `inputs`.
 SPL_TORCH_EXPORT bool rt_torch_is_checkpoint_valid(void) {
-    return spl::guarded<bool>(__func__, [&] { return torch::autograd::Engine::get_default_engine().is_checkpoint_valid(); });
+    return spl::guarded<bool>(__func__,
+                              [&] { return torch::autograd::Engine::get_default_engine().is_checkpoint_valid(); });
 }
 
 namespace {

@@ -91,7 +91,8 @@ public:
             if (!grads[i].defined() && i < outputs.size() && outputs[i].is_tensor)
                 grads[i] = at::zeros(outputs[i].sizes, outputs[i].options);
         std::vector<at::Tensor> saved;
-        for (const SavedVariable& s : saved_) saved.push_back(s.unpack(spl::compat::self_ptr<torch::autograd::Node>(*this)));
+        for (const SavedVariable& s : saved_)
+            saved.push_back(s.unpack(spl::compat::self_ptr<torch::autograd::Node>(*this)));
         std::vector<std::optional<at::Tensor>> returned;
         {
             std::optional<at::NoGradGuard> no_grad;
@@ -121,8 +122,7 @@ private:
         for (size_t i = expected; i < returned.size(); ++i) extra_all_none = extra_all_none && !returned[i];
         if (returned.size() > expected && extra_all_none) returned.resize(expected);
         TORCH_CHECK(returned.size() == expected, "function ", name_,
-                    " returned an incorrect number of gradients (expected ", expected, ", got ", returned.size(),
-                    ")");
+                    " returned an incorrect number of gradients (expected ", expected, ", got ", returned.size(), ")");
     }
 
     // once_differentiable: where a graph of the gradients is being made (create_graph), they
@@ -216,9 +216,8 @@ SPL_TORCH_EXPORT SplValue rt_torch_function_apply(const char* name, SplI64Array 
             tensor_inputs.push_back(t.defined());
             if (t.defined()) edges.push_back(t.requires_grad() ? torch::autograd::impl::gradient_edge(t) : Edge());
         }
-        auto node = spl::compat::make_node<HostFunctionNode>(std::string(name) + "Backward", backward,
-                                                              std::move(tensor_inputs), materialize_grads,
-                                                              once_differentiable);
+        auto node = spl::compat::make_node<HostFunctionNode>(
+            std::string(name) + "Backward", backward, std::move(tensor_inputs), materialize_grads, once_differentiable);
         node->set_next_edges(std::move(edges));
         const spl::compat::NodePtr self = node;
         for (at::Tensor& out : outs) {
@@ -226,12 +225,20 @@ SPL_TORCH_EXPORT SplValue rt_torch_function_apply(const char* name, SplI64Array 
             node->outputs.push_back(OutputInfo{true, out.sizes().vec(), out.options()});
         }
         for (const at::Tensor& t : to_save)
-            node->saved_.emplace_back(t.defined() ? SavedVariable(t, t.grad_fn().get() == node.get()) : SavedVariable());
+            node->saved_.emplace_back(t.defined() ? SavedVariable(t, t.grad_fn().get() == node.get())
+                                                  : SavedVariable());
         return spl::tensor_list_value(outs);
     });
 }
 
+// Whether host code can run from the plugin here (custom Functions, hooks, checkpointing):
+// the host gave callbacks when it opened the plugin.
+SPL_TORCH_EXPORT bool rt_torch_host_callbacks_given(void) {
+    return spl::guarded<bool>(__func__, [&] { return spl::host_callbacks_given(); });
+}
+
 } // extern "C"
 
-SPL_EXTRA_RETURNS(rt_torch_function_apply, "[i64]", "name", "inputs", "outputs", "saved", "dirty",
-                  "non_differentiable", "backward", "materialize_grads", "once_differentiable")
+SPL_EXTRA(rt_torch_host_callbacks_given)
+SPL_EXTRA_RETURNS(rt_torch_function_apply, "[i64]", "name", "inputs", "outputs", "saved", "dirty", "non_differentiable",
+                  "backward", "materialize_grads", "once_differentiable")

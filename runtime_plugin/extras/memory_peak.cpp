@@ -60,9 +60,8 @@ extern "C" {
 
 // Starts counting this thread's CPU tensor memory; the handle ends the region when freed.
 SPL_TORCH_EXPORT int64_t rt_torch_memory_peak_begin(void) {
-    return spl::guarded<int64_t>(__func__, [&] {
-        return spl::HandleTable::instance().insert_object(std::make_shared<MemoryPeakRegion>());
-    });
+    return spl::guarded<int64_t>(
+        __func__, [&] { return spl::HandleTable::instance().insert_object(std::make_shared<MemoryPeakRegion>()); });
 }
 
 // The most bytes allocated at once (above the region's start) so far in the region.

@@ -324,7 +324,8 @@ static void* thread_body(void* p) {
     arg.as.i = c->x;
     SplValue out = {0};
     c->status = host->call(host->host, c->id, &arg, 1, &out);
-    if (c->status != SPL_STATUS_OK) snprintf(c->message, sizeof c->message, "%.*s", (int)out.as.text.len, out.as.text.ptr);
+    if (c->status != SPL_STATUS_OK)
+        snprintf(c->message, sizeof c->message, "%.*s", (int)out.as.text.len, out.as.text.ptr);
     return NULL;
 }
 static SplStatus f_call_from_thread(const SplValue* a, int32_t n, SplValue* r) {

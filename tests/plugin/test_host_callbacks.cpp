@@ -42,12 +42,24 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         return f();
     }
-    int64_t retains(int64_t id) { return locked([&] { return entries_.at(id).retains; }); }
-    int64_t releases(int64_t id) { return locked([&] { return entries_.at(id).releases; }); }
-    int64_t refs(int64_t id) { return locked([&] { return entries_.at(id).refs; }); }
-    int64_t calls() { return locked([&] { return calls_; }); }
-    int64_t excess_releases() { return locked([&] { return excess_releases_; }); }
-    int64_t unknown_ids() { return locked([&] { return unknown_ids_; }); }
+    int64_t retains(int64_t id) {
+        return locked([&] { return entries_.at(id).retains; });
+    }
+    int64_t releases(int64_t id) {
+        return locked([&] { return entries_.at(id).releases; });
+    }
+    int64_t refs(int64_t id) {
+        return locked([&] { return entries_.at(id).refs; });
+    }
+    int64_t calls() {
+        return locked([&] { return calls_; });
+    }
+    int64_t excess_releases() {
+        return locked([&] { return excess_releases_; });
+    }
+    int64_t unknown_ids() {
+        return locked([&] { return unknown_ids_; });
+    }
 
     // The text a failing callable returns stays valid until the next call (the ABI's promise).
     SplStatus fail(SplValue* result, std::string message) {
@@ -189,9 +201,8 @@ TEST_CASE("a host backward gives LibTorch's gradient, and its node releases the 
         const int64_t saved = args[1].as.array.items[0].as.i;
         return host.give(result, {plugin_host::Arg(op_handle("rt_torch_mul_Tensor", {g, saved})).value()});
     });
-    const Value outs = plugin().runtime("rt_torch_function_apply",
-                                        {"Exp", ints({x}), ints({r}), ints({r}), ints({}), ints({}), host.lend(9),
-                                         true, false});
+    const Value outs = plugin().runtime("rt_torch_function_apply", {"Exp", ints({x}), ints({r}), ints({r}), ints({}),
+                                                                    ints({}), host.lend(9), true, false});
     const int64_t y = handles_of(outs).at(0);
     const int64_t node = plugin().runtime("rt_torch_grad_fn", {y}).as_i64();
     CHECK(plugin().runtime("rt_torch_node_name", {node}).as_text() == "ExpBackward");
@@ -244,7 +255,7 @@ TEST_CASE("the plugin calls the host only on the thread that lent the callable")
     other.join();
     CHECK_FALSE(elsewhere.ok);
     CHECK(elsewhere.error.find("thread other than the host's") != std::string::npos);
-    CHECK(host.calls() == 0); // refused before calling
+    CHECK(host.calls() == 0);                // refused before calling
     const Outcome here = backward_of_sum(y); // on the lending thread the same graph runs the hook
     CHECK(here.ok);
     CHECK(host.calls() == 1);
