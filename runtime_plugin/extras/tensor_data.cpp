@@ -173,6 +173,10 @@ SPL_TORCH_EXPORT int64_t rt_torch_from_complex(SplF64Array re_im, SplI64Array sh
 
 SPL_TORCH_EXPORT SplValue rt_torch_to_f64_list(int64_t t) {
     return spl::guarded<SplValue>(__func__, [&] {
+        // Converted to f64, a complex value would lose its imaginary part without a word.
+        TORCH_CHECK(!c10::isComplexType(spl::tensor(t, "tensor").scalar_type()),
+                    "rt_torch_to_f64_list: this tensor is complex (", spl::tensor(t, "tensor").scalar_type(),
+                    "); read it with rt_torch_to_complex_list, which gives the real and imaginary parts in turn");
         spl::ResultArena::current().reset();
         return boxed_values<double>(readable(t, c10::kDouble), [](double v, int64_t) { return spl::v_f64(v); });
     });

@@ -3,6 +3,21 @@
 
 extern "C" {
 
+// Python's integer index `t[i]` along `dim` (its applySelect): select, refused with PyTorch's
+// message, which names the dimension as the program indexed it (`real_dim`: `t[1, 4]` is
+// dimension 1 of t, dimension 0 of the view the first index made).
+SPL_TORCH_EXPORT int64_t rt_torch_index_int(int64_t t, int64_t dim, int64_t index, int64_t real_dim) {
+    return spl::guarded<int64_t>(__func__, [&] {
+        const at::Tensor& self = spl::tensor(t, "tensor");
+        TORCH_CHECK_INDEX(self.dim() > 0, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+        const int64_t size = self.size(dim);
+        TORCH_CHECK_INDEX(size > -1 - index && size > index, "index ", index, " is out of bounds for dimension ",
+                          real_dim, " with size ", size);
+        return spl::new_handle(self.select(dim, index));
+    });
+}
+
 SPL_TORCH_EXPORT SplValue rt_torch_shape(int64_t t) {
     return spl::guarded<SplValue>(__func__, [&] {
         spl::ResultArena::current().reset();
@@ -40,3 +55,4 @@ SPL_EXTRA(rt_torch_dtype, "t")
 SPL_EXTRA(rt_torch_device, "t")
 SPL_EXTRA(rt_torch_requires_grad, "t")
 SPL_EXTRA(rt_torch_shares_storage, "a", "b")
+SPL_EXTRA(rt_torch_index_int, "t", "dim", "index", "real_dim")

@@ -123,6 +123,9 @@ TEST_CASE_FIXTURE(LeakChecked, "complex tensors round-trip with their imaginary 
     // A real tensor reads as complex with zero imaginary parts.
     const Input real = upload(at::tensor({1.5, -2.0}, at::kDouble));
     CHECK(complex_list(real.h) == std::vector<double>{1.5, 0.0, -2.0, 0.0});
+    // Read as f64, a complex tensor would lose its imaginary parts: refused, naming the reader.
+    expect_error(plugin().try_runtime("rt_torch_to_f64_list", {h128}),
+                 {"this tensor is complex (ComplexDouble)", "rt_torch_to_complex_list"});
 }
 
 TEST_CASE_FIXTURE(LeakChecked, "complex data that does not fit is refused with the reason") {

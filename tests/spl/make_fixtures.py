@@ -188,6 +188,15 @@ def generators(values):
     values["gen_bad_state"] = raised(lambda: torch.Generator().set_state(torch.zeros(3, dtype=torch.uint8)))
 
 
+def index_error(thunk):
+    """The message of an IndexError Python's indexing raises."""
+    try:
+        thunk()
+    except IndexError as e:
+        return str(e)
+    return None
+
+
 def main():
     values = {}
     a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -225,6 +234,8 @@ def main():
     values["row1"] = flat(a[1])
     values["col1"] = flat(a[:, 1])
     values["slice_cols"] = flat(a[:, 1:3])
+    values["index_errors"] = [index_error(lambda: a[1, 4]), index_error(lambda: a[2]), index_error(lambda: a[0, -4]),
+                              index_error(lambda: a[0][0][0])]
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (x * x).sum().backward()
     values["grad_x_squared"] = flat(x.grad)
