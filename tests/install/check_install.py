@@ -102,6 +102,17 @@ def main():
         check("examples/xor.spl learns XOR from the installed tree, no variables set",
               xor.returncode == 0 and "rounded: [0.0, 1.0, 1.0, 0.0]" in xor.stdout, xor.stdout + xor.stderr)
 
+        # An error raised inside lib.torch points at the program's line first, whether lib.torch is
+        # the installed tree or a build tree's (whose files are links out of its root).
+        failing = os.path.join(elsewhere, "failing.spl")
+        with open(failing, "w") as f:
+            f.write("use lib.torch.{Tensor}\nfn run():\n    Tensor.zeros([2]).reshape([3])\nrun()\n")
+        for label, runner in (("the installed tree", splrun), ("the build tree", os.path.join(build, "host", "splrun"))):
+            err = run([runner, failing], elsewhere)
+            where = [l for l in err.stderr.splitlines() if l.lstrip().startswith("-->")]
+            check(f"an error inside lib.torch from {label} points at the program's line first",
+                  err.returncode == 1 and where[:1] == [f"  --> {failing}:3:23"], err.stderr)
+
         # The word flavour, as the real Simple runtime would use it: its tree beside lib.torch's, the
         # plugin found on $SIMPLE_SFFI_PATH (that runtime's convention), and manifest.sdn naming
         # the plugin at its final place (not the staging folder) with functions it exports.
