@@ -27,6 +27,9 @@ Policy Policy::load(const std::string& path) {
         policy.hand_written_methods.insert(name.get<std::string>());
     for (const auto& name : hand_written.value("functions", nlohmann::json::array()))
         policy.hand_written_functions.insert(name.get<std::string>());
+    const auto attributes = doc.value("tensor_attributes", nlohmann::json::object());
+    for (const auto& name : attributes.value("names", nlohmann::json::array()))
+        policy.tensor_attributes.insert(name.get<std::string>());
     const auto fallbacks = doc.value("absent_fallbacks", nlohmann::json::object());
     const auto fallback_methods = fallbacks.value("methods", nlohmann::json::object());
     for (const auto& [name, lines] : fallback_methods.items())

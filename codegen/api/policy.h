@@ -16,6 +16,9 @@ struct Policy {
     std::map<std::string, std::string> excluded_operators; // "name.overload" -> reason
     // Names that lib.torch's hand-written code defines, so the generated API leaves them out.
     std::set<std::string> hand_written_methods, hand_written_functions;
+    // Tensor methods PyTorch offers as attributes (`x.mT`, `x.is_leaf`): generated as properties
+    // where the method takes nothing and has one overload.
+    std::set<std::string> tensor_attributes;
     // Tensor methods of the pin that another LibTorch may lack, computed from what every
     // LibTorch has instead (the body's Simple lines): api::absent_callables uses them.
     std::map<std::string, std::vector<std::string>> absent_method_fallbacks;

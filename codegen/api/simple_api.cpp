@@ -94,7 +94,8 @@ void order_overloads(std::vector<ApiCallable>& callables) {
 } // namespace
 
 ApiSurface simple_api(const BoundSet& set, const std::set<std::string>& hand_written_methods,
-                      const std::set<std::string>& hand_written_functions) {
+                      const std::set<std::string>& hand_written_functions,
+                      const std::set<std::string>& tensor_attributes) {
     ApiSurface api;
     std::set<std::string> skipped;
     for (const auto& b : set.bound) {
@@ -115,6 +116,10 @@ ApiSurface simple_api(const BoundSet& set, const std::set<std::string>& hand_wri
     }
     order_overloads(api.functions);
     order_overloads(api.methods);
+    std::map<std::string, int> overloads;
+    for (const auto& m : api.methods) ++overloads[m.name];
+    for (auto& m : api.methods)
+        m.is_property = tensor_attributes.count(m.name) && m.params.empty() && overloads[m.name] == 1;
     api.skipped.assign(skipped.begin(), skipped.end());
     return api;
 }

@@ -27,6 +27,7 @@ struct ApiCallable {
     std::string return_type;       // "" for none
     std::vector<std::string> body; // Simple statements; the last is the value
     const OperatorBinding* binding;
+    bool is_property = false; // a Tensor attribute in PyTorch: `x.mT` (x.mT() calls it too)
 };
 
 struct ApiSurface {
@@ -38,8 +39,11 @@ struct ApiSurface {
 // `hand_written` names (schema/policy.json "hand_written") are not generated:
 // the hand-written library defines them (e.g. Tensor.to, which must tell a
 // device name from a dtype name).
+// `tensor_attributes`: method names made properties where the method takes nothing and has no
+// other overload.
 ApiSurface simple_api(const BoundSet& set, const std::set<std::string>& hand_written_methods,
-                      const std::set<std::string>& hand_written_functions);
+                      const std::set<std::string>& hand_written_functions,
+                      const std::set<std::string>& tensor_attributes = {});
 
 // The functions and methods of `reference` (the API of the LibTorch lib.torch's hand-written
 // library is written against) that `here` lacks, compared by name and parameter types, each

@@ -20,6 +20,7 @@ std::string signature(const api::ApiCallable& c) {
 }
 
 void write_callable(std::ostream& out, const api::ApiCallable& c, const std::string& indent) {
+    if (c.is_property) out << indent << "@property\n";
     out << indent << "fn " << signature(c) << ":\n";
     for (const auto& line : c.body) out << indent << "    " << line << "\n";
 }
@@ -27,12 +28,15 @@ void write_callable(std::ostream& out, const api::ApiCallable& c, const std::str
 } // namespace
 
 OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy, const api::BoundSet* reference) {
-    const api::ApiSurface surface = api::simple_api(set, policy.hand_written_methods, policy.hand_written_functions);
+    const api::ApiSurface surface =
+        api::simple_api(set, policy.hand_written_methods, policy.hand_written_functions, policy.tensor_attributes);
     api::ApiSurface absent;
     if (reference)
-        absent = api::absent_callables(
-            surface, api::simple_api(*reference, policy.hand_written_methods, policy.hand_written_functions),
-            set.ir->libtorch_version, reference->ir->libtorch_version, policy.absent_method_fallbacks);
+        absent = api::absent_callables(surface,
+                                       api::simple_api(*reference, policy.hand_written_methods,
+                                                       policy.hand_written_functions, policy.tensor_attributes),
+                                       set.ir->libtorch_version, reference->ir->libtorch_version,
+                                       policy.absent_method_fallbacks);
     std::ostringstream out;
     out << banner(*set.ir, "#");
     out << "\"\"\"lib.torch's generated API: every ATen function variant as a function and every method\n"

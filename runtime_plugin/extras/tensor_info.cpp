@@ -3,6 +3,12 @@
 
 extern "C" {
 
+// Tensor.element_size(): the bytes of one element of the tensor's dtype.
+SPL_TORCH_EXPORT int64_t rt_torch_element_size(int64_t t) {
+    return spl::guarded<int64_t>(__func__,
+                                 [&] { return static_cast<int64_t>(spl::tensor(t, "tensor").element_size()); });
+}
+
 // Python's integer index `t[i]` along `dim` (its applySelect): select, refused with PyTorch's
 // message, which names the dimension as the program indexed it (`real_dim`: `t[1, 4]` is
 // dimension 1 of t, dimension 0 of the view the first index made).
@@ -56,3 +62,4 @@ SPL_EXTRA(rt_torch_device, "t")
 SPL_EXTRA(rt_torch_requires_grad, "t")
 SPL_EXTRA(rt_torch_shares_storage, "a", "b")
 SPL_EXTRA(rt_torch_index_int, "t", "dim", "index", "real_dim")
+SPL_EXTRA(rt_torch_element_size, "t")

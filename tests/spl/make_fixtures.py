@@ -234,6 +234,18 @@ def main():
     values["row1"] = flat(a[1])
     values["col1"] = flat(a[:, 1])
     values["slice_cols"] = flat(a[:, 1:3])
+    # Attributes: x.T, x.mT, x.H, x.mH, x.real, x.imag, sizes in bytes, autograd flags.
+    z = torch.complex(a, -a)
+    leaf = a.clone().requires_grad_()
+    mid = leaf * 2
+    mid.retain_grad()
+    values["attributes"] = [a.T.tolist(), a.mT.tolist(), flat(torch.view_as_real(z.H.resolve_conj())), flat(torch.view_as_real(z.mH.resolve_conj())),
+                            z.real.tolist(), z.imag.tolist(), a.real.tolist(),
+                            [a.itemsize, a.nbytes, a.double().itemsize, a.double().nbytes, a.short().itemsize, a.element_size()],
+                            [str(t.dtype).replace("torch.", "") for t in (a.short(), a.char(), a.byte(), a.cfloat(), a.cdouble(), a.chalf())],
+                            [leaf.is_leaf, mid.is_leaf, mid.retains_grad, leaf.retains_grad, mid.output_nr],
+                            a.data.tolist(), a.data.requires_grad]
+    values["imag_of_real"] = first_line_of_error(lambda: a.imag)
     values["index_errors"] = [index_error(lambda: a[1, 4]), index_error(lambda: a[2]), index_error(lambda: a[0, -4]),
                               index_error(lambda: a[0][0][0])]
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
