@@ -188,6 +188,15 @@ def generators(values):
     values["gen_bad_state"] = raised(lambda: torch.Generator().set_state(torch.zeros(3, dtype=torch.uint8)))
 
 
+def raised_type_error(thunk):
+    """The message of a TypeError, as Python's len() and iteration raise for a 0-d tensor."""
+    try:
+        thunk()
+    except TypeError as e:
+        return str(e)
+    return None
+
+
 def index_error(thunk):
     """The message of an IndexError Python's indexing raises."""
     try:
@@ -246,6 +255,11 @@ def main():
                             [leaf.is_leaf, mid.is_leaf, mid.retains_grad, leaf.retains_grad, mid.output_nr],
                             a.data.tolist(), a.data.requires_grad]
     values["imag_of_real"] = first_line_of_error(lambda: a.imag)
+    values["sequence_forms"] = [list(a[:, None].shape), list(a[None].shape), list(a[None, :, None].shape),
+                                a[[1, 0]].tolist(), a[:, [0, 2]].tolist(), a[[True, False]].tolist(), len(a),
+                                [r.tolist() for r in a], a[:, None][1, 0].tolist()]
+    values["sequence_errors"] = [raised_type_error(lambda: len(torch.tensor(1.0))),
+                                 raised_type_error(lambda: list(torch.tensor(1.0)))]
     values["index_errors"] = [index_error(lambda: a[1, 4]), index_error(lambda: a[2]), index_error(lambda: a[0, -4]),
                               index_error(lambda: a[0][0][0])]
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
