@@ -255,6 +255,8 @@ def main():
                             [leaf.is_leaf, mid.is_leaf, mid.retains_grad, leaf.retains_grad, mid.output_nr],
                             a.data.tolist(), a.data.requires_grad]
     values["imag_of_real"] = first_line_of_error(lambda: a.imag)
+    values["norm_forms"] = [a.norm(dim=[1]).tolist(), a.norm(dim=[0, 1]).tolist(), a.norm(dim=[1], keepdim=True).tolist(),
+                            a.norm(2).tolist(), a.norm().tolist(), a.norm(1, dim=[0]).tolist()]
     values["sequence_forms"] = [list(a[:, None].shape), list(a[None].shape), list(a[None, :, None].shape),
                                 a[[1, 0]].tolist(), a[:, [0, 2]].tolist(), a[[True, False]].tolist(), len(a),
                                 [r.tolist() for r in a], a[:, None][1, 0].tolist()]
