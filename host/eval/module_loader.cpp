@@ -127,6 +127,12 @@ void ModuleLoader::bind_uses(ModuleObj& m) {
                 continue;
             }
             std::vector<std::string> parent(u.path.begin(), u.path.end() - 1);
+            // A parent still loading cannot give the name yet: a module a.b.c that is not there
+            // (a file missing from a library tree) is what went wrong, not a cycle.
+            const std::string parent_file = find_file(parent, m, nullptr);
+            auto loading = cache_.find(parent_file);
+            if (loading != cache_.end() && loading->second.as<ModuleObj>()->loading)
+                import(u.path, m, u.loc); // raises "cannot find module `a.b.c`", naming where it looked
             source = import(parent, m, u.loc);
             u.names.push_back(u.path.back());
             u.aliases.push_back(u.alias);
