@@ -168,25 +168,6 @@ private:
     std::vector<int64_t> lent_;                 // callables lent for this call
 };
 
-Value unbox(const SplValue& r, ConvKind kind, ConvKind elem) {
-    switch (r.tag) {
-    case SPL_NIL: return Value();
-    case SPL_BOOL: return Value::boolean(r.as.b);
-    case SPL_I64:
-        if (kind == ConvKind::F64) return Value::number(static_cast<double>(r.as.i));
-        return Value::integer(r.as.i);
-    case SPL_F64: return Value::number(r.as.f);
-    case SPL_TEXT: return make_str(std::string(r.as.text.ptr, static_cast<size_t>(r.as.text.len)));
-    case SPL_ARRAY: {
-        std::vector<Value> items;
-        items.reserve(static_cast<size_t>(r.as.array.len));
-        for (int64_t i = 0; i < r.as.array.len; ++i) items.push_back(unbox(r.as.array.items[i], elem, ConvKind::Any));
-        return kind == ConvKind::Tuple ? make_tuple(std::move(items)) : make_array(std::move(items));
-    }
-    default: return Value();
-    }
-}
-
 // Which values a typed parameter takes, by its declared conversion: exactly those the Boxer
 // boxes without an error, and as the same tag.
 void typed_rules(TypedPlan::Param& tp, const Conv& c) {
@@ -212,6 +193,25 @@ void typed_rules(TypedPlan::Param& tp, const Conv& c) {
 }
 
 } // namespace
+
+Value unbox(const SplValue& r, ConvKind kind, ConvKind elem) {
+    switch (r.tag) {
+    case SPL_NIL: return Value();
+    case SPL_BOOL: return Value::boolean(r.as.b);
+    case SPL_I64:
+        if (kind == ConvKind::F64) return Value::number(static_cast<double>(r.as.i));
+        return Value::integer(r.as.i);
+    case SPL_F64: return Value::number(r.as.f);
+    case SPL_TEXT: return make_str(std::string(r.as.text.ptr, static_cast<size_t>(r.as.text.len)));
+    case SPL_ARRAY: {
+        std::vector<Value> items;
+        items.reserve(static_cast<size_t>(r.as.array.len));
+        for (int64_t i = 0; i < r.as.array.len; ++i) items.push_back(unbox(r.as.array.items[i], elem, ConvKind::Any));
+        return kind == ConvKind::Tuple ? make_tuple(std::move(items)) : make_array(std::move(items));
+    }
+    default: return Value();
+    }
+}
 
 void prepare_extern(ExternObj& ex, PluginErrors errors) {
     for (const ast::Param& p : ex.decl->params) ex.params.push_back(conv_for(p.type));

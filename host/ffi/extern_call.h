@@ -65,6 +65,11 @@ protected:
 // eval/interpreter.cpp, where Interpreter is complete): for the word built-ins' count.
 PluginCaller& plugin_caller(Interpreter& in);
 
+// A boxed value as an interpreter value: nil, bool, i64 (an f64 where `kind` is F64), f64, text,
+// arrays (a tuple where `kind` is Tuple) with their elements by `elem`. Plugin results and the
+// arguments a plugin passes to a host callable (host_callbacks.cpp) both come back this way.
+Value unbox(const SplValue& r, ConvKind kind, ConvKind elem);
+
 // Fills the conversion table of an extern from its declaration's types, and its typed plan
 // (typed_call.h) from its registration and the plugin's error functions.
 void prepare_extern(ExternObj& ex, PluginErrors errors);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "ffi/extern_call.h"
 #include "resolve/objects.h"
 
 namespace spl {
@@ -50,11 +51,6 @@ int64_t HostCallbacks::live() const {
     return static_cast<int64_t>(entries_.size());
 }
 
-int64_t HostCallbacks::excess_releases() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return excess_releases_;
-}
-
 void HostCallbacks::shut_down() {
     std::unordered_map<int64_t, Entry> held;
     std::vector<Value> released;
@@ -87,11 +83,9 @@ void HostCallbacks::release(int64_t id) {
         std::lock_guard<std::mutex> lock(mutex_);
         auto it = entries_.find(id);
         if (it == entries_.end()) {
-            if (!shut_down_) {
-                ++excess_releases_;
+            if (!shut_down_)
                 std::fprintf(stderr, "splrun: a plugin released callable %lld more often than it retained it\n",
                              static_cast<long long>(id));
-            }
             return;
         }
         if (--it->second.refs > 0) return;
@@ -119,21 +113,6 @@ SplStatus HostCallbacks::fail(SplValue* result, std::string message) {
     result->tag = SPL_ERROR;
     result->as.text = SplText{result_error_.c_str(), static_cast<int64_t>(result_error_.size())};
     return SPL_STATUS_ERROR;
-}
-
-Value unbox_callback_arg(const SplValue& v) {
-    switch (v.tag) {
-    case SPL_BOOL: return Value::boolean(v.as.b);
-    case SPL_I64: return Value::integer(v.as.i);
-    case SPL_F64: return Value::number(v.as.f);
-    case SPL_TEXT: return make_str(std::string(v.as.text.ptr, static_cast<size_t>(v.as.text.len)));
-    case SPL_ARRAY: {
-        std::vector<Value> items;
-        for (int64_t i = 0; i < v.as.array.len; ++i) items.push_back(unbox_callback_arg(v.as.array.items[i]));
-        return make_array(std::move(items));
-    }
-    default: return Value();
-    }
 }
 
 // The callable's result as the plugin reads it; what it points at is kept in this object until
@@ -186,7 +165,7 @@ SplStatus HostCallbacks::call(int64_t id, const SplValue* args, int32_t nargs, S
     result_arrays_.clear();
     try {
         std::vector<Value> values;
-        for (int32_t i = 0; i < nargs; ++i) values.push_back(unbox_callback_arg(args[i]));
+        for (int32_t i = 0; i < nargs; ++i) values.push_back(unbox(args[i], ConvKind::Any, ConvKind::Any));
         result_value_ = runner_->run_callable(fn, values);
         *result = box_result(result_value_, 0);
         return SPL_STATUS_OK;

@@ -62,8 +62,6 @@ public:
 
     // Callables held for plugins now (lent or retained): for leak checks.
     int64_t live() const;
-    // Releases of an id more often than it was retained: a plugin bug, counted and reported.
-    int64_t excess_releases() const;
 
     // The interpreter is ending: every callable still held is dropped now, while it can run
     // `drop` methods; later calls from plugins find nothing and run nothing.
@@ -91,7 +89,6 @@ private:
     std::unordered_map<int64_t, Entry> entries_;
     int64_t next_id_ = 1;
     std::vector<Value> released_elsewhere_;
-    int64_t excess_releases_ = 0;
     bool shut_down_ = false;
     std::optional<ProgramError> error_;
     // The last result handed to a plugin, kept until the thread's next call (spl_plugin.h).
@@ -99,8 +96,5 @@ private:
     std::vector<std::vector<SplValue>> result_arrays_;
     std::string result_error_;
 };
-
-// Unboxes a value a plugin passed to a callable (arrays as arrays).
-Value unbox_callback_arg(const SplValue& v);
 
 } // namespace spl
