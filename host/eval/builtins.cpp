@@ -2,6 +2,7 @@
 #include "eval/builtins.h"
 
 #include <chrono>
+#include <set>
 #include <cmath>
 #include <unistd.h>
 #include <unordered_map>
@@ -169,6 +170,29 @@ Value b_tuple(Interpreter&, ArgList& args, SourceLoc loc) {
     return make_tuple(v.as<ArrayObj>()->items);
 }
 
+// dir(x): Python's dir(), sorted: a module's exported names; a class's (or an instance's)
+// fields, methods and static methods. What scripts/api_coverage.py reads to list lib.torch's
+// public names.
+Value b_dir(Interpreter& in, ArgList& args, SourceLoc loc) {
+    std::set<std::string> names;
+    const Value& v = args[0];
+    if (v.is(ObjType::Module)) {
+        const auto* mod = v.as<ModuleObj>();
+        for (const auto& n : mod->global_names)
+            if (mod->exports_name(n)) names.insert(n);
+    } else if (v.is(ObjType::Class) || v.is(ObjType::Instance)) {
+        const ClassObj* cls = v.is(ObjType::Class) ? v.as<ClassObj>() : v.as<InstanceObj>()->cls;
+        names.insert(cls->field_names.begin(), cls->field_names.end());
+        for (const auto& [n, _] : cls->methods) names.insert(n);
+        for (const auto& [n, _] : cls->statics) names.insert(n);
+    } else {
+        runtime_error(loc, "dir() takes a module, a class or an instance, got " + in.type_name(v));
+    }
+    std::vector<Value> out;
+    for (const auto& n : names) out.push_back(make_str(n));
+    return make_array(std::move(out));
+}
+
 // fields_of(obj): an instance's fields as [(name, value)] in declaration
 // order — what nn's Module reads to find parameters and children, as
 // PyTorch's Module walks its __dict__ in assignment order.
@@ -260,6 +284,7 @@ std::vector<BuiltinDef> make_table() {
         {"ceil", math1<d_ceil>, 1, 1, false, true},
         {"erf", math1<d_erf>, 1, 1, false, true},
         {"fields_of", b_fields_of, 1, 1, false},
+        {"dir", b_dir, 1, 1, false},
         {"set_field", b_set_field, 3, 3, false},
         {"extern_calls", b_extern_calls, 0, 0, false},
         {"fast_paths", b_fast_paths, 0, 0, false},

@@ -260,6 +260,11 @@ def main():
     values["sequence_forms"] = [list(a[:, None].shape), list(a[None].shape), list(a[None, :, None].shape),
                                 a[[1, 0]].tolist(), a[:, [0, 2]].tolist(), a[[True, False]].tolist(), len(a),
                                 [r.tolist() for r in a], a[:, None][1, 0].tolist()]
+    b = torch.arange(12.0)
+    values["varargs_forms"] = [list(b.view(-1, 4).shape), b.view(3, 4).permute(1, 0).tolist(), list(b.reshape(2, 6).shape),
+                               list(b.view(3, 4).expand(2, 3, 4).shape), b.view(2, 6)[:, :2].repeat(2, 1).tolist(),
+                               b.view(3, 4).flip(0, 1).tolist(), b.view(2, 2, 3).tile(2).shape[-1], b.new_zeros(2, 3).tolist(),
+                               b.new_ones(1, 2).tolist(), list(b.new_empty(4, 1).shape), b.view(12).tolist()]
     values["sequence_errors"] = [raised_type_error(lambda: len(torch.tensor(1.0))),
                                  raised_type_error(lambda: list(torch.tensor(1.0)))]
     values["index_errors"] = [index_error(lambda: a[1, 4]), index_error(lambda: a[2]), index_error(lambda: a[0, -4]),
