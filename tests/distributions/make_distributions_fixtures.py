@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Writes tests/distributions/distributions_fixtures.spl: torch.distributions' Normal,
+Bernoulli, Categorical, Uniform, Exponential, Laplace and kl_divergence, run by Python
+PyTorch on the pinned wheel.
+
+    .venv/bin/python tests/distributions/make_distributions_fixtures.py
+
+`ref_cases[name]` holds a case: its class, its arguments (`args`: numbers stay numbers, lists
+become tensors of `dtype`) and what the spec checks the same way (keys):
+  repr, batch_shape, event_shape
+  sample0 / sample0_shape     d.sample() right after manual_seed(seed)
+  sample / sample_shape       d.sample([3, 2]) right after manual_seed(seed + 1)
+  rsample, rsample_grads      (rsample classes) the tensor arguments made again with
+                              requires_grad, manual_seed(seed + 2), x = d.rsample([3]),
+                              (x * upstream(x)).sum().backward(): x and each argument's grad
+  log_prob (of `values`), entropy, mean, variance, stddev, mode, cdf, icdf (of
+  full(batch_shape, 0.3), where the class has them), expand_sample (d.expand([4] + batch_shape)
+  sampled after manual_seed(seed + 3))
+  arg_error                   PyTorch's message for `bad_args`
+  value_error, shape_error    log_prob of `bad_value` and of a wrongly shaped value
+                              ([5, 7, ...]; nil without batch dimensions)
+"""
+import os
+import sys
+
+import torch
+from torch.distributions import Bernoulli, Categorical, Exponential, Laplace, Normal, Uniform, kl_divergence
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
+from fixture_writer import error_text, flat, upstream, write  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLASSES = {"Normal": Normal, "Bernoulli": Bernoulli, "Categorical": Categorical, "Uniform": Uniform,
+           "Exponential": Exponential, "Laplace": Laplace}
+DTYPES = {"float32": torch.float32, "float64": torch.float64}
+
+
+def build(cls, args, dtype, requires_grad=False):
+    made = {}
+    for k, a in args.items():
+        if isinstance(a, list):
+            made[k] = torch.tensor(a, dtype=DTYPES[dtype], requires_grad=requires_grad)
+        else:
+            made[k] = a
+    return CLASSES[cls](**made), made
+
+
+def value_tensor(values, dtype):
+    if isinstance(values, list) and values and isinstance(values[0], int) or isinstance(values, int):
+        return torch.tensor(values)
+    return torch.tensor(values, dtype=DTYPES[dtype])
+
+
+def case(v, name, cls, args, values, bad_args, bad_value, seed, dtype="float32", cdf=False):
+    c = v.setdefault("cases", {}).setdefault(name, {})
+    c["class"] = cls
+    c["args"] = args
+    c["dtype"] = dtype
+    c["values"] = values
+    c["bad_args"] = bad_args
+    c["bad_value"] = bad_value
+    c["seed"] = seed
+    d, _ = build(cls, args, dtype)
+    c["repr"] = repr(d)
+    c["batch_shape"] = list(d.batch_shape)
+    c["event_shape"] = list(d.event_shape)
+    torch.manual_seed(seed)
+    s = d.sample()
+    c["sample0"] = flat(s)
+    c["sample0_shape"] = list(s.shape)
+    torch.manual_seed(seed + 1)
+    s = d.sample([3, 2])
+    c["sample"] = flat(s)
+    c["sample_shape"] = list(s.shape)
+    c["has_rsample"] = d.has_rsample
+    if d.has_rsample:
+        dg, made = build(cls, args, dtype, requires_grad=True)
+        torch.manual_seed(seed + 2)
+        x = dg.rsample([3])
+        c["rsample"] = flat(x)
+        if x.requires_grad:
+            (x * upstream(x)).sum().backward()
+        c["rsample_grads"] = [flat(t.grad) for t in made.values() if isinstance(t, torch.Tensor)]
+    x = value_tensor(values, dtype)
+    c["log_prob"] = flat(d.log_prob(x))
+    c["entropy"] = flat(d.entropy())
+    for prop in ["mean", "variance", "stddev", "mode"]:
+        c[prop] = flat(getattr(d, prop))
+    c["has_cdf"] = cdf
+    if cdf:
+        c["cdf"] = flat(d.cdf(x))
+        c["icdf"] = flat(d.icdf(torch.full(list(d.batch_shape), 0.3, dtype=DTYPES[dtype])))
+    e = d.expand([4] + list(d.batch_shape))
+    torch.manual_seed(seed + 3)
+    c["expand_sample"] = flat(e.sample())
+    c["expand_batch_shape"] = list(e.batch_shape)
+    c["arg_error"] = error_text(lambda: build(cls, bad_args, dtype))
+    c["value_error"] = error_text(lambda: d.log_prob(value_tensor(bad_value, dtype)))
+    c["shape_error"] = None if not d.batch_shape else error_text(lambda: d.log_prob(torch.zeros([5] + [7] * (len(d.batch_shape) + len(d.event_shape)), dtype=DTYPES[dtype])))
+
+
+def main():
+    v = {}
+    case(v, "normal", "Normal", {"loc": [0.5, -1.0], "scale": [1.0, 2.5]}, [0.3, 4.0],
+         {"loc": [0.0, 1.0], "scale": [1.0, -1.0]}, [float("nan"), 0.0], seed=1, cdf=True)
+    case(v, "normal_scalar", "Normal", {"loc": 0.0, "scale": 1.0}, [0.25, -2.0],
+         {"loc": 0.0, "scale": 0.0}, [float("nan")], seed=2, cdf=True)
+    case(v, "normal_f64", "Normal", {"loc": [[0.5], [1.5]], "scale": [0.3, 2.0, 4.0]}, [1.0, 2.0, 3.0],
+         {"loc": [[float("nan")]], "scale": [1.0]}, [float("nan"), 0.0, 1.0], seed=3, dtype="float64", cdf=True)
+    case(v, "normal_mixed", "Normal", {"loc": [0.5, -1.0, 2.0], "scale": 2.0}, [0.3, 4.0, -1.0],
+         {"loc": [0.5], "scale": -2.0}, [0.0, float("nan"), 0.0], seed=4, cdf=True)
+    case(v, "bernoulli", "Bernoulli", {"probs": [0.3, 0.9, 0.5]}, [1.0, 0.0, 1.0],
+         {"probs": [0.3, 1.5, 0.5]}, [0.5, 1.0, 0.0], seed=5)
+    case(v, "bernoulli_logits", "Bernoulli", {"logits": [[-1.0, 2.0], [0.0, 3.0]]}, [1.0, 0.0],
+         {"logits": [float("nan")]}, [2.0, 0.0], seed=6)
+    case(v, "bernoulli_scalar", "Bernoulli", {"probs": 0.3}, [1.0],
+         {"probs": -0.1}, [0.3], seed=7)
+    case(v, "categorical", "Categorical", {"probs": [0.1, 0.2, 0.7]}, [0, 2, 1],
+         {"probs": [0.5, -0.5, 1.0]}, [3], seed=8)
+    case(v, "categorical_logits", "Categorical", {"logits": [[0.0, 1.0, 2.0], [3.0, -1.0, 0.0]]}, [[2, 0], [1, 1]],
+         {"logits": [[0.0, float("nan")]]}, [0, -1], seed=9)
+    case(v, "uniform", "Uniform", {"low": [0.0, -2.0], "high": [1.0, 3.0]}, [0.5, 2.5],
+         {"low": [0.0, 1.0], "high": [1.0, 0.5]}, [1.5, 0.0], seed=10, cdf=True)
+    case(v, "uniform_scalar", "Uniform", {"low": -1.0, "high": 1.0}, [0.25, -0.75],
+         {"low": 1.0, "high": 1.0}, [1.5], seed=11, cdf=True)
+    case(v, "exponential", "Exponential", {"rate": [0.5, 2.0, 4.0]}, [0.5, 1.5, 0.0],
+         {"rate": [0.5, 0.0, 1.0]}, [-1.0, 0.0, 1.0], seed=12, cdf=True)
+    case(v, "exponential_scalar", "Exponential", {"rate": 1.5}, [0.5],
+         {"rate": -1.0}, [-0.5], seed=13, cdf=True)
+    case(v, "laplace", "Laplace", {"loc": [0.0, 1.0], "scale": [2.0, 0.5]}, [0.5, -3.0],
+         {"loc": [0.0, 1.0], "scale": [0.0, 1.0]}, [float("nan"), 0.0], seed=14, cdf=True)
+    case(v, "laplace_f64", "Laplace", {"loc": 0.0, "scale": [1.0, 3.0]}, [0.5, -3.0],
+         {"loc": 0.0, "scale": [-1.0, 3.0]}, [float("nan"), 0.0], seed=15, dtype="float64", cdf=True)
+
+    # Bernoulli and Categorical keep the parameter they computed on first use (lazy_property).
+    b = Bernoulli(logits=torch.tensor([0.0, 1.0]))
+    v["bernoulli_lazy_before"] = repr(b)
+    b.probs
+    v["bernoulli_lazy_after"] = repr(b)
+    v["probs_or_logits_error"] = error_text(lambda: Bernoulli(probs=0.5, logits=0.0))
+    v["categorical_0d_error"] = error_text(lambda: Categorical(probs=torch.tensor(1.0)))
+    v["categorical_enumerate"] = flat(Categorical(probs=torch.ones(2, 3)).enumerate_support())
+    v["bernoulli_enumerate"] = flat(Bernoulli(probs=torch.ones(2) / 2).enumerate_support(expand=False))
+    v["validate_off_log_prob"] = flat(Normal(torch.tensor([0.0]), torch.tensor([-1.0]), validate_args=False).log_prob(torch.tensor([1.0])))
+
+    # kl_divergence: every registered pair among these classes, by the cases above.
+    pairs = [("normal", "normal_scalar"), ("normal_scalar", "laplace"), ("normal", "laplace"), ("normal_mixed", "exponential"), ("normal", "uniform"), ("normal", "exponential_scalar"),
+             ("bernoulli", "bernoulli_scalar"), ("categorical", "categorical_logits"),
+             ("uniform", "uniform_scalar"), ("uniform", "normal"), ("uniform", "exponential_scalar"),
+             ("exponential", "exponential_scalar"), ("exponential", "normal_mixed"), ("exponential_scalar", "uniform_scalar"),
+             ("laplace", "normal"), ("laplace", "laplace_f64"), ("laplace", "exponential_scalar"), ("laplace", "uniform"),
+             ("bernoulli_logits", "bernoulli_scalar")]
+    v["kl_pairs"] = [[p, q] for p, q in pairs]
+    made = {}
+    for k in set(x for pq in pairs for x in pq) | {"normal_scalar"}:
+        made[k] = build(v["cases"][k]["class"], v["cases"][k]["args"], v["cases"][k]["dtype"])[0]
+    v["kl_values"] = [flat(kl_divergence(made[p], made[q])) for p, q in pairs]
+    v["kl_bregman_error"] = error_text(lambda: kl_divergence(made["normal"], made["bernoulli"]))
+    v["kl_missing_error"] = error_text(lambda: kl_divergence(made["uniform"], made["laplace"]))
+    write(os.path.join(HERE, "distributions_fixtures.spl"), __file__, v)
+
+
+if __name__ == "__main__":
+    main()
