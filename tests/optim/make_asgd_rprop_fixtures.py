@@ -8,7 +8,7 @@ import os
 
 import torch
 
-from trajectory import data, error_text, flat, loss_of, problem, trajectory, write
+from trajectory import complex_trajectory, data, error_text, flat, loss_of, problem, trajectory, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -61,6 +61,9 @@ def main():
     for name in ["averaging", "maximize"]:
         v["asgd_ax_" + name] = asgd_ax(ASGD_CASES[name])
         v["asgd_ax_" + name + "_foreach"] = asgd_ax(dict(foreach=True, **ASGD_CASES[name]))
+    # complex parameters, through their real views
+    v["asgd_complex"] = complex_trajectory(lambda ps: torch.optim.ASGD(ps, lr=0.05, t0=5, weight_decay=0.01))
+    v["asgd_complex_foreach"] = complex_trajectory(lambda ps: torch.optim.ASGD(ps, lr=0.05, t0=5, weight_decay=0.01, foreach=True))
     v["asgd_groups"] = trajectory(lambda ps: torch.optim.ASGD(
         [{"params": ps[:2]}, {"params": ps[2:], "lr": 0.1, "t0": 10}], lr=0.05))
     opt = torch.optim.ASGD(problem(), lr=0.05, t0=20)
@@ -82,6 +85,8 @@ def main():
     for name, opts in RPROP_CASES.items():
         v["rprop_" + name] = trajectory(lambda ps: torch.optim.Rprop(ps, **opts))
         v["rprop_" + name + "_foreach"] = trajectory(lambda ps: torch.optim.Rprop(ps, foreach=True, **opts))
+    v["rprop_complex"] = complex_trajectory(lambda ps: torch.optim.Rprop(ps, lr=0.05))
+    v["rprop_complex_foreach"] = complex_trajectory(lambda ps: torch.optim.Rprop(ps, lr=0.05, foreach=True))
     v["rprop_groups"] = trajectory(lambda ps: torch.optim.Rprop(
         [{"params": ps[:2]}, {"params": ps[2:], "lr": 0.001, "etas": (0.4, 1.1)}], lr=0.02))
     opt = torch.optim.Rprop(problem(), etas=(0.4, 1.3))
