@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/distributions/distributions_fixtures.spl: torch.distributions' Normal,
-Bernoulli, Categorical, Uniform, Exponential, Laplace and kl_divergence, run by Python
-PyTorch on the pinned wheel.
+Bernoulli, Categorical, Uniform, Exponential, Laplace, OneHotCategorical, Multinomial,
+Binomial, Poisson, Independent and kl_divergence, run by Python PyTorch on the pinned wheel.
 
     .venv/bin/python tests/distributions/make_distributions_fixtures.py
 
@@ -13,7 +13,7 @@ become tensors of `dtype`) and what the spec checks the same way (keys):
   rsample, rsample_grads      (rsample classes) the tensor arguments made again with
                               requires_grad, manual_seed(seed + 2), x = d.rsample([3]),
                               (x * upstream(x)).sum().backward(): x and each argument's grad
-  log_prob (of `values`), entropy, mean, variance, stddev, mode, cdf, icdf (of
+  log_prob (of `values`), entropy, mean, variance, stddev, mode (nil: NotImplementedError), cdf, icdf (of
   full(batch_shape, 0.3), where the class has them), expand_sample (d.expand([4] + batch_shape)
   sampled after manual_seed(seed + 3))
   arg_error                   PyTorch's message for `bad_args`
@@ -24,25 +24,32 @@ import os
 import sys
 
 import torch
-from torch.distributions import Bernoulli, Categorical, Exponential, Laplace, Normal, Uniform, kl_divergence
+from torch.distributions import (Bernoulli, Binomial, Categorical, Exponential, Independent, Laplace, Multinomial, Normal,
+                                 OneHotCategorical, Poisson, Uniform, kl_divergence)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
 from fixture_writer import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLASSES = {"Normal": Normal, "Bernoulli": Bernoulli, "Categorical": Categorical, "Uniform": Uniform,
-           "Exponential": Exponential, "Laplace": Laplace}
+           "Exponential": Exponential, "Laplace": Laplace, "OneHotCategorical": OneHotCategorical,
+           "Multinomial": Multinomial, "Binomial": Binomial, "Poisson": Poisson}
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
 
 def build(cls, args, dtype, requires_grad=False):
+    """The distribution and its tensor arguments. Independent's args are {"base_class",
+    "base_args", "reinterpreted_batch_ndims"}."""
+    if cls == "Independent":
+        base, tensors = build(args["base_class"], args["base_args"], dtype, requires_grad)
+        return Independent(base, args["reinterpreted_batch_ndims"]), tensors
     made = {}
     for k, a in args.items():
         if isinstance(a, list):
             made[k] = torch.tensor(a, dtype=DTYPES[dtype], requires_grad=requires_grad)
         else:
             made[k] = a
-    return CLASSES[cls](**made), made
+    return CLASSES[cls](**made), [t for t in made.values() if isinstance(t, torch.Tensor)]
 
 
 def value_tensor(values, dtype):
@@ -80,12 +87,14 @@ def case(v, name, cls, args, values, bad_args, bad_value, seed, dtype="float32",
         c["rsample"] = flat(x)
         if x.requires_grad:
             (x * upstream(x)).sum().backward()
-        c["rsample_grads"] = [flat(t.grad) for t in made.values() if isinstance(t, torch.Tensor)]
+        c["rsample_grads"] = [flat(t.grad) for t in made]
     x = value_tensor(values, dtype)
     c["log_prob"] = flat(d.log_prob(x))
-    c["entropy"] = flat(d.entropy())
-    for prop in ["mean", "variance", "stddev", "mode"]:
-        c[prop] = flat(getattr(d, prop))
+    for prop in ["entropy", "mean", "variance", "stddev", "mode"]:
+        try:
+            c[prop] = flat(d.entropy() if prop == "entropy" else getattr(d, prop))
+        except NotImplementedError:
+            c[prop] = None   # the spec expects an error
     c["has_cdf"] = cdf
     if cdf:
         c["cdf"] = flat(d.cdf(x))
@@ -131,6 +140,28 @@ def main():
          {"loc": [0.0, 1.0], "scale": [0.0, 1.0]}, [float("nan"), 0.0], seed=14, cdf=True)
     case(v, "laplace_f64", "Laplace", {"loc": 0.0, "scale": [1.0, 3.0]}, [0.5, -3.0],
          {"loc": 0.0, "scale": [-1.0, 3.0]}, [float("nan"), 0.0], seed=15, dtype="float64", cdf=True)
+    case(v, "one_hot", "OneHotCategorical", {"probs": [[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]}, [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]],
+         {"probs": [0.2, -0.8]}, [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]], seed=16)
+    case(v, "one_hot_logits", "OneHotCategorical", {"logits": [0.5, -1.0, 2.0, 0.0]}, [0.0, 0.0, 0.0, 1.0],
+         {"logits": [float("nan"), 0.0]}, [0.5, 0.5, 0.0, 0.0], seed=17)
+    case(v, "multinomial", "Multinomial", {"total_count": 5, "probs": [0.2, 0.3, 0.5]}, [1.0, 1.0, 3.0],
+         {"total_count": 5, "probs": [0.2, -0.3, 0.5]}, [1.0, -1.0, 3.0], seed=18)
+    case(v, "multinomial_batch", "Multinomial", {"total_count": 4, "logits": [[0.0, 1.0], [2.0, -1.0]]}, [[2.0, 2.0], [4.0, 0.0]],
+         {"total_count": 4, "logits": [[0.0, float("nan")]]}, [[5.0, 0.0], [4.0, 0.0]], seed=19)
+    case(v, "binomial", "Binomial", {"total_count": 10, "probs": [0.2, 0.5]}, [1.0, 5.0],
+         {"total_count": 10, "probs": [0.2, 1.5]}, [1.0, 11.0], seed=20)
+    case(v, "binomial_logits", "Binomial", {"total_count": [3.0, 6.0], "logits": [-1.0, 0.5]}, [3.0, 0.0],
+         {"total_count": [-1.0, 6.0], "logits": [-1.0, 0.5]}, [1.5, 0.0], seed=21)
+    case(v, "poisson", "Poisson", {"rate": [1.0, 4.0, 0.5]}, [1.0, 3.0, 0.0],
+         {"rate": [1.0, -4.0]}, [1.5, 3.0, 0.0], seed=22)
+    case(v, "poisson_scalar", "Poisson", {"rate": 2.5}, [2.0],
+         {"rate": -1.0}, [-1.0], seed=23)
+    case(v, "independent", "Independent", {"base_class": "Normal", "base_args": {"loc": [[0.5, -1.0, 0.0], [1.0, 2.0, 3.0]], "scale": [1.0, 2.5, 0.5]}, "reinterpreted_batch_ndims": 1},
+         [[0.3, 4.0, 0.0], [0.0, 0.0, 1.0]], {"base_class": "Normal", "base_args": {"loc": [0.5], "scale": [1.0]}, "reinterpreted_batch_ndims": 2},
+         [[0.0, float("nan"), 0.0]], seed=24, cdf=False)
+    case(v, "independent_bernoulli", "Independent", {"base_class": "Bernoulli", "base_args": {"probs": [[0.5, 0.1], [0.9, 0.3]]}, "reinterpreted_batch_ndims": 2},
+         [[1.0, 0.0], [1.0, 1.0]], {"base_class": "Bernoulli", "base_args": {"probs": [0.5]}, "reinterpreted_batch_ndims": 2},
+         [[1.0, 0.5], [1.0, 1.0]], seed=25)
 
     # Bernoulli and Categorical keep the parameter they computed on first use (lazy_property).
     b = Bernoulli(logits=torch.tensor([0.0, 1.0]))
@@ -149,14 +180,16 @@ def main():
              ("uniform", "uniform_scalar"), ("uniform", "normal"), ("uniform", "exponential_scalar"),
              ("exponential", "exponential_scalar"), ("exponential", "normal_mixed"), ("exponential_scalar", "uniform_scalar"),
              ("laplace", "normal"), ("laplace", "laplace_f64"), ("laplace", "exponential_scalar"), ("laplace", "uniform"),
-             ("bernoulli_logits", "bernoulli_scalar")]
+             ("bernoulli_logits", "bernoulli_scalar"), ("one_hot", "one_hot"), ("poisson", "poisson_scalar"),
+             ("bernoulli", "poisson"), ("binomial", "binomial"), ("independent", "independent")]
     v["kl_pairs"] = [[p, q] for p, q in pairs]
     made = {}
     for k in set(x for pq in pairs for x in pq) | {"normal_scalar"}:
-        made[k] = build(v["cases"][k]["class"], v["cases"][k]["args"], v["cases"][k]["dtype"])[0]
+        made[k], _ = build(v["cases"][k]["class"], v["cases"][k]["args"], v["cases"][k]["dtype"])
     v["kl_values"] = [flat(kl_divergence(made[p], made[q])) for p, q in pairs]
     v["kl_bregman_error"] = error_text(lambda: kl_divergence(made["normal"], made["bernoulli"]))
     v["kl_missing_error"] = error_text(lambda: kl_divergence(made["uniform"], made["laplace"]))
+    v["kl_binomial_error"] = error_text(lambda: kl_divergence(Binomial(2, torch.tensor([0.5])), Binomial(3, torch.tensor([0.5]))))
     write(os.path.join(HERE, "distributions_fixtures.spl"), __file__, v)
 
 
