@@ -4,6 +4,7 @@
 #include "api/text_template.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <map>
 
 namespace codegen::api {
@@ -63,14 +64,27 @@ ApiCallable make_callable(const OperatorBinding& b, bool method) {
         }
     } else {
         c.body.push_back("val r = " + call);
+        // PyTorch gives named tuples for public operators only (torch.return_types).
+        const bool named =
+            b.op->schema.name[0] != '_' &&
+            std::all_of(returns.begin(), returns.end(), [](const Return& r) { return r.name.has_value(); });
+        NamedResult result{"return_types_" + b.op->schema.name, "torch.return_types." + b.op->schema.name, {}};
         std::string tuple = "(", types = "(";
         for (size_t k = 0; k < returns.size(); ++k) {
             std::string type;
-            tuple += (k ? ", " : "") + element(returns[k], "r[" + std::to_string(k) + "]", &type);
+            const std::string value = element(returns[k], "r[" + std::to_string(k) + "]", &type);
+            tuple += (k ? ", " : "") + (named ? *returns[k].name + ": " : "") + value;
             types += (k ? ", " : "") + type;
+            if (named) result.fields.emplace_back(*returns[k].name, type);
         }
-        c.body.push_back(tuple + ")");
-        c.return_type = types + ")";
+        if (named) {
+            c.body.push_back(result.class_name + tuple + ")");
+            c.return_type = result.class_name;
+            c.named_result = std::move(result);
+        } else {
+            c.body.push_back(tuple + ")");
+            c.return_type = types + ")";
+        }
     }
     return c;
 }
@@ -165,6 +179,22 @@ ApiSurface absent_callables(const ApiSurface& here, const ApiSurface& reference,
     ApiSurface out;
     out.functions = absent(here.functions, reference.functions, here_version, reference_version, {});
     out.methods = absent(here.methods, reference.methods, here_version, reference_version, method_fallbacks);
+    return out;
+}
+
+std::vector<NamedResult> named_results(const std::vector<const ApiSurface*>& surfaces) {
+    std::map<std::string, NamedResult> by_class;
+    for (const ApiSurface* s : surfaces)
+        for (const auto* list : {&s->functions, &s->methods})
+            for (const auto& c : *list) {
+                if (!c.named_result) continue;
+                auto [it, added] = by_class.emplace(c.named_result->class_name, *c.named_result);
+                if (!added && it->second.fields != c.named_result->fields)
+                    throw std::runtime_error(c.named_result->python_name +
+                                             ": overloads name their results differently");
+            }
+    std::vector<NamedResult> out;
+    for (auto& [_, r] : by_class) out.push_back(std::move(r));
     return out;
 }
 

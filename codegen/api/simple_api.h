@@ -21,13 +21,22 @@ struct ApiParam {
     bool takes_tensors = false;               // Tensor, Tensor?, [Tensor], [Tensor?]
 };
 
+// PyTorch's named tuple for an operator whose returns all have names (torch.return_types.max:
+// values, indices): a class that is also a sequence of its fields (len, get_item, iter).
+struct NamedResult {
+    std::string class_name;                                  // "return_types_max"
+    std::string python_name;                                 // "torch.return_types.max"
+    std::vector<std::pair<std::string, std::string>> fields; // name, Simple type
+};
+
 struct ApiCallable {
     std::string name;              // Simple name: "add", "var_"
     std::vector<ApiParam> params;  // without self, for methods
     std::string return_type;       // "" for none
     std::vector<std::string> body; // Simple statements; the last is the value
     const OperatorBinding* binding;
-    bool is_property = false; // a Tensor attribute in PyTorch: `x.mT` (x.mT() calls it too)
+    bool is_property = false;                // a Tensor attribute in PyTorch: `x.mT` (x.mT() calls it too)
+    std::optional<NamedResult> named_result; // what it returns, when that is a named tuple
 };
 
 struct ApiSurface {
@@ -35,6 +44,9 @@ struct ApiSurface {
     std::vector<ApiCallable> methods;
     std::vector<std::string> skipped; // names left to the hand-written library
 };
+
+// The named results the callables of `surfaces` return, once each, by class name.
+std::vector<NamedResult> named_results(const std::vector<const ApiSurface*>& surfaces);
 
 // `hand_written` names (schema/policy.json "hand_written") are not generated:
 // the hand-written library defines them (e.g. Tensor.to, which must tell a

@@ -25,6 +25,24 @@ void write_callable(std::ostream& out, const api::ApiCallable& c, const std::str
     for (const auto& line : c.body) out << indent << "    " << line << "\n";
 }
 
+// PyTorch's named tuple as a class whose fields are the results' names, which is also a
+// sequence of them (len, get_item, iter: `val (v, i) = x.max(dim: 1)`), printed as PyTorch prints it.
+void write_named_result(std::ostream& out, const api::NamedResult& r) {
+    std::string names, items, shown;
+    for (size_t i = 0; i < r.fields.size(); ++i) {
+        names += (i ? ", " : "") + r.fields[i].first;
+        items += (i ? ", " : "") + std::string("self.") + r.fields[i].first;
+        shown += (i ? ",\\n" : "\\n") + r.fields[i].first + "={repr(self." + r.fields[i].first + ")}";
+    }
+    out << "class " << r.class_name << ":\n";
+    out << "    \"\"\"" << r.python_name << ": the results by name (" << names << ") or as a sequence.\"\"\"\n";
+    for (const auto& [name, type] : r.fields) out << "    " << name << ": " << type << "\n";
+    out << "    fn len() -> i64:\n        " << r.fields.size() << "\n";
+    out << "    fn get_item(key) -> any:\n        [" << items << "][key]\n";
+    out << "    fn iter() -> [any]:\n        [" << items << "]\n";
+    out << "    fn to_string() -> text:\n        \"" << r.python_name << "(" << shown << ")\"\n\n";
+}
+
 } // namespace
 
 OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy, const api::BoundSet* reference) {
@@ -37,6 +55,7 @@ OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy, con
                                                        policy.hand_written_functions, policy.tensor_attributes),
                                        set.ir->libtorch_version, reference->ir->libtorch_version,
                                        policy.absent_method_fallbacks);
+    const std::vector<api::NamedResult> results = api::named_results({&surface, &absent});
     std::ostringstream out;
     out << banner(*set.ir, "#");
     out << "\"\"\"lib.torch's generated API: every ATen function variant as a function and every method\n"
@@ -46,6 +65,7 @@ OutputFile emit_spl_api(const api::BoundSet& set, const api::Policy& policy, con
     for (size_t i = 0; i < surface.skipped.size(); ++i) out << (i ? ", " : "") << surface.skipped[i];
     out << ".\n\"\"\"\n\nuse lib.torch.ffi.*\nuse lib.torch.tensor.{Tensor, Generator, opt_handle, handles, "
            "opt_handles, generator_arg}\n\n";
+    for (const auto& r : results) write_named_result(out, r);
     out << "impl Tensor:\n";
     for (const auto& m : surface.methods) write_callable(out, m, "    ");
     if (!absent.methods.empty())

@@ -346,6 +346,11 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
             if (inst->cls->properties.count(m.name)) return call_method(obj, it->second, {}, m.loc);
             return Value(new BoundMethodObj(obj, it->second));
         }
+        // `r.0` of a sequence object (a named result) as of the tuple it stands for.
+        if (!m.name.empty() && std::isdigit(static_cast<unsigned char>(m.name[0]))) {
+            Value get = find_method(obj, "get_item");
+            if (!get.is_nil()) return call_method(obj, get, {Value::integer(std::stoll(m.name))}, m.loc);
+        }
         runtime_error(m.loc, inst->cls->name + " has no field `" + m.name + "`");
     }
     if (!obj.is_obj()) runtime_error(m.loc, type_name(obj) + " has no field `" + m.name + "`");

@@ -401,6 +401,8 @@ void Interpreter::bind(const Pattern& p, Value v) {
             items = &v.as<TupleObj>()->items;
         else if (v.is(ObjType::Array))
             items = &v.as<ArrayObj>()->items;
+        else if (v.is(ObjType::Instance))
+            return bind_sequence(p, v);
         if (!items)
             runtime_error(p.loc,
                           "cannot destructure " + type_name(v) + " into " + std::to_string(p.subs.size()) + " names");
@@ -413,6 +415,22 @@ void Interpreter::bind(const Pattern& p, Value v) {
     default:
         if (!match_pattern(p, v)) runtime_error(p.loc, "the pattern does not match " + repr(v, p.loc));
     }
+}
+
+// An object that is a sequence (its class has `len` and `get_item`, as a named result or a
+// Tensor has) destructures item by item, as Python unpacks any sequence.
+void Interpreter::bind_sequence(const Pattern& p, const Value& v) {
+    Value len = find_method(v, "len");
+    Value get = find_method(v, "get_item");
+    if (len.is_nil() || get.is_nil())
+        runtime_error(p.loc, "cannot destructure " + type_name(v) + " into " + std::to_string(p.subs.size()) +
+                                 " names (it has no `len` and `get_item`)");
+    Value n = call_method(v, len, {}, p.loc);
+    if (!n.is_int() || n.as_int() != static_cast<int64_t>(p.subs.size()))
+        runtime_error(p.loc, "cannot destructure " + repr(n, p.loc) + " values into " + std::to_string(p.subs.size()) +
+                                 " names");
+    for (size_t i = 0; i < p.subs.size(); ++i)
+        bind(*p.subs[i], call_method(v, get, {Value::integer(static_cast<int64_t>(i))}, p.loc));
 }
 
 bool Interpreter::match_pattern(const Pattern& p, const Value& v) {

@@ -212,6 +212,7 @@ private:
     void store_field(const Value& obj, const ast::Member& m, Value v);
     // Binds a value to a declaration pattern (val/for targets); errors if it does not fit.
     void bind(const ast::Pattern& p, Value v);
+    void bind_sequence(const ast::Pattern& p, const Value& v); // an object with `len` and `get_item`
     // bind() with a plain local name (`val c = ...`, `for i in ...`) stored in place.
     void bind_statement_target(const ast::Pattern& p, Value&& v) {
         if (p.kind == ast::PatKind::Bind && !p.global && !p.captured)

@@ -265,6 +265,12 @@ def main():
                                list(b.view(3, 4).expand(2, 3, 4).shape), b.view(2, 6)[:, :2].repeat(2, 1).tolist(),
                                b.view(3, 4).flip(0, 1).tolist(), b.view(2, 2, 3).tile(2).shape[-1], b.new_zeros(2, 3).tolist(),
                                b.new_ones(1, 2).tolist(), list(b.new_empty(4, 1).shape), b.view(12).tolist()]
+    c = torch.tensor([[1.0, 3.0, 2.0], [6.0, 5.0, 4.0]])
+    named = [c.max(1), c.min(dim=0), c.sort(dim=1, descending=True), c.topk(2), c.kthvalue(2, 1), c.mode(1),
+             c.median(1), c.nanmedian(0), c.cummax(1), c.cummin(0), c.aminmax(), torch.frexp(c),
+             torch.linalg.slogdet(c[:, :2]), torch.linalg.qr(c), torch.histogram(c, bins=3), torch.linalg.eigh(c[:, :2] @ c[:, :2].T)]
+    values["named_results"] = [[list(type(r).__match_args__), [t.tolist() for t in r]] for r in named]
+    values["named_result_repr"] = repr(c.max(1))
     values["sequence_errors"] = [raised_type_error(lambda: len(torch.tensor(1.0))),
                                  raised_type_error(lambda: list(torch.tensor(1.0)))]
     values["index_errors"] = [index_error(lambda: a[1, 4]), index_error(lambda: a[2]), index_error(lambda: a[0, -4]),
