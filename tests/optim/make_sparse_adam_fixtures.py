@@ -81,6 +81,15 @@ def main():
         sum(p.sum() for p in ps).backward()
         opt.step()
     v["sparse_adam_error_dense"] = error_text(dense_step)
+
+    # The other optimizers of this family refuse sparse gradients, at the step.
+    def sparse_step(make):
+        a, b = sparse_problem()
+        opt = make([a.weight, b.weight])
+        sparse_loss(a, b, 1).backward()
+        opt.step()
+    for name, cls in [("asgd", torch.optim.ASGD), ("rprop", torch.optim.Rprop), ("adafactor", torch.optim.Adafactor), ("muon", torch.optim.Muon)]:
+        v["sparse_error_" + name] = error_text(lambda: sparse_step(cls))
     write(os.path.join(HERE, "sparse_adam_fixtures.spl"), __file__, v)
 
 
