@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes tests/distributions/distributions_fixtures.spl: torch.distributions' Normal,
 Bernoulli, Categorical, Uniform, Exponential, Laplace, OneHotCategorical, Multinomial,
-Binomial, Poisson, Independent and kl_divergence, run by Python PyTorch on the pinned wheel.
+Binomial, Poisson, Independent, LogNormal, TransformedDistribution (Exp, Affine and Sigmoid
+transforms), Gamma, Beta, Dirichlet and kl_divergence, run by Python PyTorch on the pinned wheel.
 
     .venv/bin/python tests/distributions/make_distributions_fixtures.py
 
@@ -25,7 +26,9 @@ import sys
 
 import torch
 from torch.distributions import (Bernoulli, Binomial, Categorical, Exponential, Independent, Laplace, Multinomial, Normal,
-                                 OneHotCategorical, Poisson, Uniform, kl_divergence)
+                                 OneHotCategorical, Poisson, Uniform, kl_divergence, LogNormal, TransformedDistribution,
+                                 Gamma, Beta, Dirichlet)
+from torch.distributions.transforms import AffineTransform, ExpTransform, SigmoidTransform
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
 from fixture_writer import error_text, flat, upstream, write  # noqa: E402
@@ -33,7 +36,17 @@ from fixture_writer import error_text, flat, upstream, write  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLASSES = {"Normal": Normal, "Bernoulli": Bernoulli, "Categorical": Categorical, "Uniform": Uniform,
            "Exponential": Exponential, "Laplace": Laplace, "OneHotCategorical": OneHotCategorical,
-           "Multinomial": Multinomial, "Binomial": Binomial, "Poisson": Poisson}
+           "Multinomial": Multinomial, "Binomial": Binomial, "Poisson": Poisson, "LogNormal": LogNormal,
+           "Gamma": Gamma, "Beta": Beta, "Dirichlet": Dirichlet}
+
+
+def transform(spec):
+    """["Exp"], ["Sigmoid"] or ["Affine", loc, scale, event_dim] (numbers)."""
+    if spec[0] == "Exp":
+        return ExpTransform()
+    if spec[0] == "Sigmoid":
+        return SigmoidTransform()
+    return AffineTransform(spec[1], spec[2], event_dim=spec[3])
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
 
@@ -43,6 +56,9 @@ def build(cls, args, dtype, requires_grad=False):
     if cls == "Independent":
         base, tensors = build(args["base_class"], args["base_args"], dtype, requires_grad)
         return Independent(base, args["reinterpreted_batch_ndims"]), tensors
+    if cls == "TransformedDistribution":
+        base, tensors = build(args["base_class"], args["base_args"], dtype, requires_grad)
+        return TransformedDistribution(base, [transform(t) for t in args["transforms"]]), tensors
     made = {}
     for k, a in args.items():
         if isinstance(a, list):
@@ -97,8 +113,14 @@ def case(v, name, cls, args, values, bad_args, bad_value, seed, dtype="float32",
             c[prop] = None   # the spec expects an error
     c["has_cdf"] = cdf
     if cdf:
-        c["cdf"] = flat(d.cdf(x))
-        c["icdf"] = flat(d.icdf(torch.full(list(d.batch_shape), 0.3, dtype=DTYPES[dtype])))
+        try:
+            c["cdf"] = flat(d.cdf(x))
+        except NotImplementedError:
+            c["cdf"] = None
+        try:
+            c["icdf"] = flat(d.icdf(torch.full(list(d.batch_shape), 0.3, dtype=DTYPES[dtype])))
+        except NotImplementedError:
+            c["icdf"] = None
     e = d.expand([4] + list(d.batch_shape))
     torch.manual_seed(seed + 3)
     c["expand_sample"] = flat(e.sample())
@@ -156,6 +178,30 @@ def main():
          {"rate": [1.0, -4.0]}, [1.5, 3.0, 0.0], seed=22)
     case(v, "poisson_scalar", "Poisson", {"rate": 2.5}, [2.0],
          {"rate": -1.0}, [-1.0], seed=23)
+    case(v, "log_normal", "LogNormal", {"loc": [0.0, 1.0], "scale": [0.5, 2.0]}, [0.5, 2.0],
+         {"loc": [0.0, 1.0], "scale": [0.5, -2.0]}, [-0.5, 2.0], seed=26, cdf=True)
+    case(v, "log_normal_scalar", "LogNormal", {"loc": 0.5, "scale": 1.5}, [1.5],
+         {"loc": float("nan"), "scale": 1.5}, [0.0], seed=27, cdf=True)
+    case(v, "logit_normal", "TransformedDistribution",
+         {"base_class": "Normal", "base_args": {"loc": [0.0, 1.0], "scale": [1.0, 0.5]}, "transforms": [["Affine", 1.0, 3.0, 0], ["Sigmoid"]]},
+         [0.25, 0.75], {"base_class": "Normal", "base_args": {"loc": [0.0], "scale": [0.0]}, "transforms": [["Sigmoid"]]},
+         [1.5, 0.5], seed=28, cdf=True)
+    case(v, "affine_event", "TransformedDistribution",
+         {"base_class": "Normal", "base_args": {"loc": [0.5, -1.0], "scale": [1.0, 2.0]}, "transforms": [["Affine", 1.0, -3.0, 1], ["Exp"]]},
+         [0.25, 0.75], {"base_class": "Normal", "base_args": {"loc": [0.0], "scale": [-1.0]}, "transforms": [["Exp"]]},
+         [0.5, -0.5], seed=29)
+    case(v, "gamma", "Gamma", {"concentration": [1.0, 2.5, 0.5], "rate": [2.0, 0.5, 1.0]}, [0.5, 2.0, 3.0],
+         {"concentration": [1.0, 0.0], "rate": [1.0, 1.0]}, [0.5, -2.0, 1.0], seed=30, cdf=True)
+    case(v, "gamma_mixed", "Gamma", {"concentration": [3.0, 0.7, 1.2], "rate": 1.5}, [0.5, 2.0, 1.0],
+         {"concentration": 1.0, "rate": -1.0}, [-1.0, 2.0, 1.0], seed=31, dtype="float64", cdf=True)
+    case(v, "gamma_scalar", "Gamma", {"concentration": 2.0, "rate": 3.0}, [0.5],
+         {"concentration": float("nan"), "rate": 3.0}, [-0.5], seed=35)
+    case(v, "beta", "Beta", {"concentration1": [0.5, 2.0], "concentration0": [3.0, 2.0]}, [0.2, 0.7],
+         {"concentration1": [0.5, -2.0], "concentration0": [3.0, 3.0]}, [1.5, 0.5], seed=32)
+    case(v, "beta_scalar", "Beta", {"concentration1": 2.0, "concentration0": 5.0}, [0.3],
+         {"concentration1": 0.0, "concentration0": 5.0}, [-0.3], seed=33)
+    case(v, "dirichlet", "Dirichlet", {"concentration": [[0.5, 1.0, 2.0], [0.3, 0.2, 0.9]]}, [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]],
+         {"concentration": [0.5, -1.0]}, [[0.2, 0.3, 0.6], [0.1, 0.1, 0.8]], seed=34)
     case(v, "independent", "Independent", {"base_class": "Normal", "base_args": {"loc": [[0.5, -1.0, 0.0], [1.0, 2.0, 3.0]], "scale": [1.0, 2.5, 0.5]}, "reinterpreted_batch_ndims": 1},
          [[0.3, 4.0, 0.0], [0.0, 0.0, 1.0]], {"base_class": "Normal", "base_args": {"loc": [0.5], "scale": [1.0]}, "reinterpreted_batch_ndims": 2},
          [[0.0, float("nan"), 0.0]], seed=24, cdf=False)
@@ -181,7 +227,14 @@ def main():
              ("exponential", "exponential_scalar"), ("exponential", "normal_mixed"), ("exponential_scalar", "uniform_scalar"),
              ("laplace", "normal"), ("laplace", "laplace_f64"), ("laplace", "exponential_scalar"), ("laplace", "uniform"),
              ("bernoulli_logits", "bernoulli_scalar"), ("one_hot", "one_hot"), ("poisson", "poisson_scalar"),
-             ("bernoulli", "poisson"), ("binomial", "binomial"), ("independent", "independent")]
+             ("bernoulli", "poisson"), ("binomial", "binomial"), ("independent", "independent"),
+             ("poisson", "bernoulli"), ("gamma_mixed", "gamma"), ("beta", "beta_scalar"), ("dirichlet", "dirichlet"),
+             ("exponential", "gamma"), ("exponential_scalar", "beta"), ("gamma", "exponential"), ("gamma", "normal_mixed"),
+             ("gamma", "beta_scalar"), ("gamma", "uniform_scalar"), ("normal_mixed", "gamma_mixed"), ("normal", "beta"),
+             ("laplace", "gamma_scalar"), ("laplace", "beta"), ("uniform", "gamma_scalar"), ("uniform_scalar", "beta"),
+             ("beta", "exponential_scalar"), ("beta", "gamma_scalar"), ("beta", "normal"), ("beta", "uniform"),
+             ("log_normal", "log_normal_scalar"), ("logit_normal", "logit_normal")]
+    v["mode_error"] = error_text(lambda: Multinomial(2, torch.tensor([0.5, 0.5])).mode)
     v["kl_pairs"] = [[p, q] for p, q in pairs]
     made = {}
     for k in set(x for pq in pairs for x in pq) | {"normal_scalar"}:
@@ -189,6 +242,7 @@ def main():
     v["kl_values"] = [flat(kl_divergence(made[p], made[q])) for p, q in pairs]
     v["kl_bregman_error"] = error_text(lambda: kl_divergence(made["normal"], made["bernoulli"]))
     v["kl_missing_error"] = error_text(lambda: kl_divergence(made["uniform"], made["laplace"]))
+    v["kl_lognormal_normal_error"] = error_text(lambda: kl_divergence(made["log_normal"], made["normal"]))
     v["kl_binomial_error"] = error_text(lambda: kl_divergence(Binomial(2, torch.tensor([0.5])), Binomial(3, torch.tensor([0.5]))))
     write(os.path.join(HERE, "distributions_fixtures.spl"), __file__, v)
 
