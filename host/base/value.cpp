@@ -101,4 +101,9 @@ bool DictObj::remove(const Value& key) {
     return true;
 }
 
+const Value& ellipsis_value() {
+    static const Value* const ellipsis = new Value(new EllipsisObj()); // lives as long as the program
+    return *ellipsis;
+}
+
 } // namespace spl

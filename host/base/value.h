@@ -37,6 +37,7 @@ enum class ObjType : uint8_t {
     Expectation,
     Overloads,
     Trait,
+    Ellipsis,
 };
 
 class Obj {
@@ -185,6 +186,12 @@ struct SliceObj : Obj {
         : Obj(ObjType::Slice), start(std::move(a)), stop(std::move(b)), step(std::move(c)) {}
     const Value start, stop, step;
 };
+
+// `...` in an index (`x[..., 0]`): Python's Ellipsis, one object for the whole program.
+struct EllipsisObj : Obj {
+    EllipsisObj() : Obj(ObjType::Ellipsis) {}
+};
+const Value& ellipsis_value();
 
 // A variable captured by a closure: the frame slot and the closure share it.
 struct CellObj : Obj {

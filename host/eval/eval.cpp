@@ -65,7 +65,8 @@ Value Interpreter::eval(const Expr& e) {
     case ExprKind::Float:
     case ExprKind::Str:
     case ExprKind::Bool:
-    case ExprKind::Nil: return static_cast<const Literal&>(e).value;
+    case ExprKind::Nil:
+    case ExprKind::Ellipsis: return static_cast<const Literal&>(e).value;
     case ExprKind::Name: return eval_name(static_cast<const Name&>(e));
     case ExprKind::Interp: return eval_interp(static_cast<const Interp&>(e));
     case ExprKind::Unary: {

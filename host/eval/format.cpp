@@ -51,6 +51,7 @@ std::string Interpreter::type_name(const Value& v) const {
     case ObjType::Overloads: return "fn";
     case ObjType::Class: return "class";
     case ObjType::Trait: return "trait";
+    case ObjType::Ellipsis: return "ellipsis";
     case ObjType::Enum:
     case ObjType::VariantCtor: return "enum";
     case ObjType::Module: return "module";
@@ -180,6 +181,7 @@ std::string Interpreter::display(const Value& v, SourceLoc loc) {
     case ObjType::Class: return "<class " + v.as<ClassObj>()->name + ">";
     case ObjType::Enum: return "<enum " + v.as<EnumObj>()->name + ">";
     case ObjType::Trait: return "<trait " + v.as<TraitObj>()->name + ">";
+    case ObjType::Ellipsis: return "Ellipsis";
     case ObjType::VariantCtor: {
         auto* c = v.as<VariantCtorObj>();
         return "<variant " + c->type->name + "." + c->type->variants[c->index].name + ">";

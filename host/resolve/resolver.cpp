@@ -534,7 +534,8 @@ void Resolver::resolve_expr(Expr& e) {
     case ExprKind::Float:
     case ExprKind::Str:
     case ExprKind::Bool:
-    case ExprKind::Nil: break;
+    case ExprKind::Nil:
+    case ExprKind::Ellipsis: break;
     case ExprKind::Interp:
         for (auto& x : static_cast<Interp&>(e).exprs) resolve_expr(*x);
         break;

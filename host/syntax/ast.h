@@ -53,6 +53,7 @@ enum class ExprKind : uint8_t {
     Interp,
     Bool,
     Nil,
+    Ellipsis, // `...` in an index
     Name,
     Unary,
     Binary,
@@ -87,14 +88,15 @@ struct Literal : Expr {
     Value value;
 };
 
-// An Int, Float, Str, Bool or Nil literal: its value is `static_cast<const Literal&>(e).value`.
+// An Int, Float, Str, Bool, Nil or Ellipsis literal: its value is `static_cast<const Literal&>(e).value`.
 inline bool is_literal(const Expr& e) {
     switch (e.kind) {
     case ExprKind::Int:
     case ExprKind::Float:
     case ExprKind::Str:
     case ExprKind::Bool:
-    case ExprKind::Nil: return true;
+    case ExprKind::Nil:
+    case ExprKind::Ellipsis: return true;
     default: return false;
     }
 }

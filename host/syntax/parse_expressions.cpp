@@ -184,6 +184,11 @@ bool Parser::parse_args(std::vector<ExprPtr>& args, std::vector<std::string>& na
 
 ExprPtr Parser::parse_index_item() {
     SourceLoc loc = cur().loc;
+    if (at(Tok::DotDot) && peek().kind == Tok::Dot) { // `x[..., 0]`: Python's Ellipsis
+        advance();
+        advance();
+        return std::make_unique<Literal>(ExprKind::Ellipsis, loc, ellipsis_value());
+    }
     ExprPtr start;
     if (!at(Tok::Colon)) {
         start = parse_expr();

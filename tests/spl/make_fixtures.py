@@ -271,6 +271,10 @@ def main():
              torch.linalg.slogdet(c[:, :2]), torch.linalg.qr(c), torch.histogram(c, bins=3), torch.linalg.eigh(c[:, :2] @ c[:, :2].T)]
     values["named_results"] = [[list(type(r).__match_args__), [t.tolist() for t in r]] for r in named]
     values["named_result_repr"] = repr(c.max(1))
+    e = torch.arange(24.0).view(2, 3, 4)
+    values["ellipsis_forms"] = [e[..., 0].tolist(), e[0, ...].tolist(), list(e[..., 1:3].shape), list(e[..., None].shape),
+                                e[0, ..., 2].tolist(), list(e[...].shape), list(e[None, ..., 0].shape)]
+    values["ellipsis_errors"] = [index_error(lambda: e[0, 0, 0, 0, ...])]
     values["sequence_errors"] = [raised_type_error(lambda: len(torch.tensor(1.0))),
                                  raised_type_error(lambda: list(torch.tensor(1.0)))]
     values["index_errors"] = [index_error(lambda: a[1, 4]), index_error(lambda: a[2]), index_error(lambda: a[0, -4]),
