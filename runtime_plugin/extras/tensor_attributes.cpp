@@ -1,0 +1,64 @@
+// What PyTorch's Tensor attributes say about a tensor's kind and memory: `x.layout`,
+// `x.is_sparse`, `x.is_quantized`, `x.is_meta` ... (torch/csrc/autograd/python_variable.cpp's
+// getters), `x.stride()`, `x.data_ptr()`.
+#include "core/enum_names.h"
+#include "extras/extra_function.h"
+
+#include <string>
+
+extern "C" {
+
+SPL_TORCH_EXPORT const char* rt_torch_layout(int64_t t) {
+    return spl::guarded<const char*>(__func__, [&] { return spl::layout_name(spl::tensor(t, "t").layout()); });
+}
+
+// The tensor's `is_<kind>` attribute: cpu, meta, sparse, sparse_csr, quantized, nested, mkldnn,
+// xpu, mps, ipu, xla, maia, mtia, vulkan.
+SPL_TORCH_EXPORT bool rt_torch_tensor_is(int64_t t, const char* kind) {
+    return spl::guarded<bool>(__func__, [&] {
+        const at::Tensor& self = spl::tensor(t, "t");
+        const std::string k(kind);
+        if (k == "cpu") return self.is_cpu();
+        if (k == "meta") return self.is_meta();
+        if (k == "sparse") return self.is_sparse();
+        if (k == "sparse_csr") return self.is_sparse_csr();
+        if (k == "quantized") return self.is_quantized();
+        if (k == "nested") return self.is_nested();
+        if (k == "mkldnn") return self.is_mkldnn();
+        if (k == "xpu") return self.is_xpu();
+        if (k == "mps") return self.is_mps();
+        if (k == "ipu") return self.is_ipu();
+        if (k == "xla") return self.is_xla();
+        if (k == "maia") return self.is_maia();
+        if (k == "mtia") return self.is_mtia();
+        if (k == "vulkan") return self.is_vulkan();
+        TORCH_CHECK(false, "tensor_is: unknown kind \"", k, "\"");
+    });
+}
+
+// x.stride(): the strides of every dimension (ATen's error for a tensor without strides).
+SPL_TORCH_EXPORT SplValue rt_torch_strides(int64_t t) {
+    return spl::guarded<SplValue>(__func__, [&] {
+        const auto strides = spl::tensor(t, "t").strides();
+        spl::ResultArena::current().reset();
+        SplValue* items = spl::ResultArena::current().values(strides.size());
+        for (size_t i = 0; i < strides.size(); ++i) items[i] = spl::v_i64(strides[i]);
+        return spl::v_array(items, static_cast<int64_t>(strides.size()));
+    });
+}
+
+// x.data_ptr() / x.const_data_ptr(): the address of the first element, as an integer.
+SPL_TORCH_EXPORT int64_t rt_torch_data_ptr(int64_t t, bool const_access) {
+    return spl::guarded<int64_t>(__func__, [&] {
+        const at::Tensor& self = spl::tensor(t, "t");
+        const void* ptr = const_access ? self.const_data_ptr() : self.data_ptr();
+        return static_cast<int64_t>(reinterpret_cast<intptr_t>(ptr));
+    });
+}
+
+} // extern "C"
+
+SPL_EXTRA(rt_torch_layout, "t")
+SPL_EXTRA(rt_torch_tensor_is, "t", "kind")
+SPL_EXTRA_RETURNS(rt_torch_strides, "[i64]", "t")
+SPL_EXTRA(rt_torch_data_ptr, "t", "const_access")

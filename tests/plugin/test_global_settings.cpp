@@ -1,0 +1,65 @@
+// runtime_plugin/extras/global_settings.cpp and tensor_attributes.cpp against LibTorch called
+// directly: the settings the plugin changes are the ones at::globalContext() reads back, and a
+// tensor's attributes are ATen's.
+#include "test_support.h"
+
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+#include <c10/core/DefaultDtype.h>
+
+using namespace plugin_test;
+
+TEST_CASE("the process settings are LibTorch's own") {
+    plugin().runtime("rt_torch_use_deterministic_algorithms", {true, true});
+    CHECK(at::globalContext().deterministicAlgorithms());
+    CHECK(at::globalContext().deterministicAlgorithmsWarnOnly());
+    CHECK(plugin().runtime("rt_torch_deterministic_algorithms_warn_only").as_bool());
+    plugin().runtime("rt_torch_use_deterministic_algorithms", {false, false});
+    CHECK_FALSE(at::globalContext().deterministicAlgorithms());
+    CHECK_FALSE(plugin().runtime("rt_torch_deterministic_algorithms_enabled").as_bool());
+
+    plugin().runtime("rt_torch_set_float32_matmul_precision", {"medium"});
+    CHECK((at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::MEDIUM));
+    CHECK(plugin().runtime("rt_torch_float32_matmul_precision").as_text() == std::string("medium"));
+    plugin().runtime("rt_torch_set_float32_matmul_precision", {"highest"});
+    CHECK((at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::HIGHEST));
+
+    plugin().runtime("rt_torch_set_default_dtype", {"float64"});
+    CHECK((c10::get_default_dtype_as_scalartype() == c10::kDouble));
+    CHECK(plugin().runtime("rt_torch_get_default_dtype").as_text() == std::string("float64"));
+    plugin().runtime("rt_torch_set_default_dtype", {"float32"});
+    CHECK((c10::get_default_dtype_as_scalartype() == c10::kFloat));
+    expect_error(plugin().try_runtime("rt_torch_set_default_dtype", {"int32"}),
+                 {"only floating-point types are supported as the default type"});
+
+    CHECK(plugin().runtime("rt_torch_built_with", {"lapack"}).as_bool() == at::hasLAPACK());
+    CHECK(plugin().runtime("rt_torch_built_with", {"openmp"}).as_bool() == at::hasOpenMP());
+    CHECK(plugin().runtime("rt_torch_get_num_interop_threads").as_i64() ==
+          static_cast<int64_t>(at::get_num_interop_threads()));
+    expect_error(plugin().try_runtime("rt_torch_set_num_interop_threads", {0}), {"expects a positive integer"});
+}
+
+TEST_CASE("a tensor's layout, kind, strides and data pointer are ATen's") {
+    const Input base = upload(at::arange(6, at::kFloat).reshape({2, 3}));
+    const int64_t xh = op_handle("rt_torch_transpose_int", {base.h, 0, 1});
+    const at::Tensor ref = at::arange(6, at::kFloat).reshape({2, 3}).t();
+    struct {
+        int64_t h;
+    } x{xh};
+    CHECK(plugin().runtime("rt_torch_layout", {x.h}).as_text() == std::string("strided"));
+    CHECK(plugin().runtime("rt_torch_tensor_is", {x.h, "cpu"}).as_bool());
+    CHECK_FALSE(plugin().runtime("rt_torch_tensor_is", {x.h, "sparse"}).as_bool());
+    CHECK(plugin().runtime("rt_torch_strides", {x.h}).as_i64_list() == ref.strides().vec());
+    struct {
+        int64_t h;
+    } s{op_handle("rt_torch_to_sparse_sparse_dim", {x.h, 2})};
+    CHECK(plugin().runtime("rt_torch_layout", {s.h}).as_text() == std::string("sparse_coo"));
+    CHECK(plugin().runtime("rt_torch_tensor_is", {s.h, "sparse"}).as_bool());
+    expect_error(plugin().try_runtime("rt_torch_strides", {s.h}), {"strides"});
+    const int64_t ptr = plugin().runtime("rt_torch_data_ptr", {x.h, false}).as_i64();
+    CHECK(ptr == plugin().runtime("rt_torch_data_ptr", {x.h, true}).as_i64());
+    CHECK(ptr != 0);
+    plugin().free(s.h);
+    plugin().free(x.h);
+    plugin().free(base.h);
+}
