@@ -275,6 +275,13 @@ def main():
     values["ellipsis_forms"] = [e[..., 0].tolist(), e[0, ...].tolist(), list(e[..., 1:3].shape), list(e[..., None].shape),
                                 e[0, ..., 2].tolist(), list(e[...].shape), list(e[None, ..., 0].shape)]
     values["ellipsis_errors"] = [index_error(lambda: e[0, 0, 0, 0, ...])]
+    torch.manual_seed(5)
+    with torch.random.fork_rng():
+        inside = torch.randn(3).tolist()
+    after = torch.randn(3).tolist()
+    with torch.random.fork_rng(enabled=False):
+        torch.randn(2)
+    values["fork_rng"] = [inside, after, torch.randn(3).tolist(), torch.random.thread_safe_generator()]
     values["sequence_errors"] = [raised_type_error(lambda: len(torch.tensor(1.0))),
                                  raised_type_error(lambda: list(torch.tensor(1.0)))]
     values["index_errors"] = [index_error(lambda: a[1, 4]), index_error(lambda: a[2]), index_error(lambda: a[0, -4]),
