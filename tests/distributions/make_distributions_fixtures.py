@@ -2,7 +2,8 @@
 """Writes tests/distributions/distributions_fixtures.spl: torch.distributions' Normal,
 Bernoulli, Categorical, Uniform, Exponential, Laplace, OneHotCategorical, Multinomial,
 Binomial, Poisson, Independent, LogNormal, TransformedDistribution (Exp, Affine and Sigmoid
-transforms), Gamma, Beta, Dirichlet and kl_divergence, run by Python PyTorch on the pinned wheel.
+transforms), Gamma, Beta, Dirichlet, MultivariateNormal, RelaxedOneHotCategorical,
+ExpRelaxedCategorical and kl_divergence, run by Python PyTorch on the pinned wheel.
 
     .venv/bin/python tests/distributions/make_distributions_fixtures.py
 
@@ -27,7 +28,8 @@ import sys
 import torch
 from torch.distributions import (Bernoulli, Binomial, Categorical, Exponential, Independent, Laplace, Multinomial, Normal,
                                  OneHotCategorical, Poisson, Uniform, kl_divergence, LogNormal, TransformedDistribution,
-                                 Gamma, Beta, Dirichlet)
+                                 Gamma, Beta, Dirichlet, MultivariateNormal, RelaxedOneHotCategorical)
+from torch.distributions.relaxed_categorical import ExpRelaxedCategorical
 from torch.distributions.transforms import AffineTransform, ExpTransform, SigmoidTransform
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
@@ -37,7 +39,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CLASSES = {"Normal": Normal, "Bernoulli": Bernoulli, "Categorical": Categorical, "Uniform": Uniform,
            "Exponential": Exponential, "Laplace": Laplace, "OneHotCategorical": OneHotCategorical,
            "Multinomial": Multinomial, "Binomial": Binomial, "Poisson": Poisson, "LogNormal": LogNormal,
-           "Gamma": Gamma, "Beta": Beta, "Dirichlet": Dirichlet}
+           "Gamma": Gamma, "Beta": Beta, "Dirichlet": Dirichlet, "MultivariateNormal": MultivariateNormal,
+           "RelaxedOneHotCategorical": RelaxedOneHotCategorical, "ExpRelaxedCategorical": ExpRelaxedCategorical}
 
 
 def transform(spec):
@@ -202,6 +205,18 @@ def main():
          {"concentration1": 0.0, "concentration0": 5.0}, [-0.3], seed=33)
     case(v, "dirichlet", "Dirichlet", {"concentration": [[0.5, 1.0, 2.0], [0.3, 0.2, 0.9]]}, [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]],
          {"concentration": [0.5, -1.0]}, [[0.2, 0.3, 0.6], [0.1, 0.1, 0.8]], seed=34)
+    case(v, "mvn_cov", "MultivariateNormal", {"loc": [[0.0, 1.0], [2.0, -1.0]], "covariance_matrix": [[2.0, 0.5], [0.5, 1.0]]},
+         [0.5, 0.2], {"loc": [0.0, 1.0], "covariance_matrix": [[1.0, 2.0], [2.0, 1.0]]}, [float("nan"), 0.2], seed=36)
+    case(v, "mvn_precision", "MultivariateNormal", {"loc": [1.0, -1.0, 0.0], "precision_matrix": [[2.0, 0.5, 0.0], [0.5, 1.0, 0.3], [0.0, 0.3, 1.5]]},
+         [[0.5, 0.2, 0.1], [0.0, 0.0, 0.0]], {"loc": [1.0, -1.0], "precision_matrix": [[2.0, 0.5], [0.4, 1.0]]}, [0.5, float("nan"), 0.1], seed=37)
+    case(v, "mvn_tril", "MultivariateNormal", {"loc": [0.5, -0.5], "scale_tril": [[[1.0, 0.0], [0.3, 0.5]], [[2.0, 0.0], [-1.0, 1.0]]]},
+         [[1.0, 0.0], [0.5, 0.5]], {"loc": [0.5, -0.5], "scale_tril": [[1.0, 2.0], [0.0, 1.0]]}, [[1.0, float("nan")], [0.5, 0.5]], seed=38)
+    case(v, "mvn_f64", "MultivariateNormal", {"loc": [0.5, -0.5], "covariance_matrix": [[1.0, 0.2], [0.2, 0.5]]},
+         [1.0, 0.0], {"loc": [0.5, -0.5], "covariance_matrix": [[1.0, 0.2], [0.3, 0.5]]}, [float("nan"), 0.0], seed=41, dtype="float64")
+    case(v, "relaxed", "RelaxedOneHotCategorical", {"temperature": [0.5], "probs": [[0.1, 0.2, 0.7], [0.3, 0.3, 0.4]]},
+         [0.2, 0.3, 0.5], {"temperature": [0.5], "probs": [[0.1, -0.2, 0.7]]}, [0.5, 0.6, 0.2], seed=39)
+    case(v, "exp_relaxed", "ExpRelaxedCategorical", {"temperature": [2.0], "logits": [0.0, 1.0]},
+         [-0.5, -0.9], {"temperature": [2.0], "logits": [float("nan"), 1.0]}, [float("nan"), -0.9], seed=40)
     case(v, "independent", "Independent", {"base_class": "Normal", "base_args": {"loc": [[0.5, -1.0, 0.0], [1.0, 2.0, 3.0]], "scale": [1.0, 2.5, 0.5]}, "reinterpreted_batch_ndims": 1},
          [[0.3, 4.0, 0.0], [0.0, 0.0, 1.0]], {"base_class": "Normal", "base_args": {"loc": [0.5], "scale": [1.0]}, "reinterpreted_batch_ndims": 2},
          [[0.0, float("nan"), 0.0]], seed=24, cdf=False)
@@ -233,15 +248,16 @@ def main():
              ("gamma", "beta_scalar"), ("gamma", "uniform_scalar"), ("normal_mixed", "gamma_mixed"), ("normal", "beta"),
              ("laplace", "gamma_scalar"), ("laplace", "beta"), ("uniform", "gamma_scalar"), ("uniform_scalar", "beta"),
              ("beta", "exponential_scalar"), ("beta", "gamma_scalar"), ("beta", "normal"), ("beta", "uniform"),
-             ("log_normal", "log_normal_scalar"), ("logit_normal", "logit_normal")]
+             ("log_normal", "log_normal_scalar"), ("logit_normal", "logit_normal"), ("mvn_cov", "mvn_tril")]
     v["mode_error"] = error_text(lambda: Multinomial(2, torch.tensor([0.5, 0.5])).mode)
     v["kl_pairs"] = [[p, q] for p, q in pairs]
     made = {}
-    for k in set(x for pq in pairs for x in pq) | {"normal_scalar"}:
+    for k in set(x for pq in pairs for x in pq) | {"normal_scalar", "mvn_cov"}:
         made[k], _ = build(v["cases"][k]["class"], v["cases"][k]["args"], v["cases"][k]["dtype"])
     v["kl_values"] = [flat(kl_divergence(made[p], made[q])) for p, q in pairs]
     v["kl_bregman_error"] = error_text(lambda: kl_divergence(made["normal"], made["bernoulli"]))
     v["kl_missing_error"] = error_text(lambda: kl_divergence(made["uniform"], made["laplace"]))
+    v["kl_mvn_shape_error"] = error_text(lambda: kl_divergence(made["mvn_cov"], build("MultivariateNormal", v["cases"]["mvn_precision"]["args"], "float32")[0]))
     v["kl_lognormal_normal_error"] = error_text(lambda: kl_divergence(made["log_normal"], made["normal"]))
     v["kl_binomial_error"] = error_text(lambda: kl_divergence(Binomial(2, torch.tensor([0.5])), Binomial(3, torch.tensor([0.5]))))
     write(os.path.join(HERE, "distributions_fixtures.spl"), __file__, v)
