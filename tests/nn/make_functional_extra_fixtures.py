@@ -70,6 +70,7 @@ def main():
     v["err_lce_bias"] = error_text(lambda: F.linear_cross_entropy(x, torch.zeros(4, 3), torch.tensor([0, 1]), linear_bias=torch.zeros(3)))
     v["err_lce_kdim_unbatched"] = error_text(lambda: F.linear_cross_entropy(torch.zeros(3), torch.zeros(4, 2, 3), torch.tensor([0, 1])))
     v["err_lce_probs_ignore"] = error_text(lambda: F.linear_cross_entropy(x, torch.zeros(4, 3), torch.zeros(2, 4), ignore_index=0))
+    v["grid_sample_modes"] = [F.GRID_SAMPLE_INTERPOLATION_MODES, F.GRID_SAMPLE_PADDING_MODES]
     path = os.path.join(HERE, "functional_extra_fixtures.spl")
     write(path, __file__, v)
     with open(path, "a") as f:   # by name, for the spec's table of cases
