@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""The Python-level API coverage report: PyTorch's public names, namespace by namespace, next
+to what lib.torch offers, and for every name not offered the reason from
+schema/api_exclusions.json. Writes generated/api-coverage.md.
+
+    .venv/bin/python scripts/api_coverage.py            # write the report
+    .venv/bin/python scripts/api_coverage.py --check    # exit 1 when the committed report is stale
+
+PyTorch's side is the pinned wheel (`__all__` where a module has one, else its public dir()
+without submodules); lib.torch's side is what `splrun` sees: dir() of each lib module, and of
+the Tensor class. A name counts as offered when lib.torch has it under PyTorch's name or under
+the spelling the exclusions file gives for it ("spelled").
+"""
+import argparse
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import types
+
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPORT = os.path.join(ROOT, "generated", "api-coverage.md")
+EXCLUSIONS = os.path.join(ROOT, "schema", "api_exclusions.json")
+
+# PyTorch namespace -> the lib.torch module that offers it (None: the Tensor class).
+NAMESPACES = [
+    ("torch", "lib.torch"),
+    ("torch.Tensor", None),
+    ("torch.nn", "lib.torch.nn"),
+    ("torch.nn.functional", "lib.torch.nn.functional"),
+    ("torch.nn.init", "lib.torch.nn.init"),
+    ("torch.nn.utils", "lib.torch.nn.utils"),
+    ("torch.optim", "lib.torch.optim"),
+    ("torch.optim.lr_scheduler", "lib.torch.optim.lr_scheduler"),
+    ("torch.utils.data", "lib.torch.data"),
+    ("torch.autograd", "lib.torch.autograd"),
+    ("torch.linalg", "lib.torch.linalg"),
+    ("torch.fft", "lib.torch.fft"),
+    ("torch.special", "lib.torch.special"),
+    ("torch.distributions", "lib.torch.distributions"),
+    ("torch.random", "lib.torch.random"),
+]
+
+
+def python_names(ns):
+    """The public names of a PyTorch namespace: __all__ when it has one, else dir() without
+    underscored names; submodules are namespaces of their own, never names."""
+    if ns == "torch.Tensor":
+        obj, names = torch.Tensor, None
+    else:
+        obj = importlib.import_module(ns)
+        names = getattr(obj, "__all__", None)
+    if names is None:
+        names = [n for n in dir(obj) if not n.startswith("_")]
+    return sorted({n for n in names if not isinstance(getattr(obj, n, None), types.ModuleType)})
+
+
+def lib_names(module, splrun, env):
+    """dir() of a lib.torch module (or of Tensor) as splrun loads it; None when the module
+    does not exist."""
+    if module is None:
+        program = "use lib.torch.{Tensor}\nfor n in dir(Tensor): print n\n"
+    else:
+        program = "use " + module + " as m\nfor n in dir(m): print n\n"
+    with tempfile.NamedTemporaryFile("w", suffix=".spl", delete=False) as f:
+        f.write(program)
+    try:
+        r = subprocess.run([splrun, f.name], env=env, capture_output=True, text=True)
+    finally:
+        os.unlink(f.name)
+    if r.returncode != 0:
+        if "cannot find module" in r.stderr or ("has no `" + module.rsplit(".", 1)[-1] + "`") in r.stderr:
+            return None
+        sys.exit("api_coverage.py: splrun failed on " + (module or "Tensor") + ":\n" + r.stderr)
+    return set(r.stdout.split())
+
+
+def classify(ns, offered, rules, reasons):
+    """(name, status, note) for each PyTorch name: offered, spelled (offered under another
+    name), excluded (with its reason) or missing."""
+    excluded = rules.get("excluded", {})
+    spelled = rules.get("spelled", {})
+    rows = []
+    for name in python_names(ns):
+        if offered is not None and name in offered:
+            rows.append((name, "offered", ""))
+        elif offered is not None and name in spelled and spelled[name] in offered:
+            rows.append((name, "spelled", "as `" + spelled[name] + "`"))
+        elif name in excluded:
+            reason = excluded[name]
+            rows.append((name, "excluded", reasons.get(reason, reason)))
+        else:
+            rows.append((name, "missing", ""))
+    return rows
+
+
+def stale_rules(ns, rows, rules):
+    """Exclusions or spellings that name no public PyTorch name, or exclude an offered one:
+    the file must describe the wheel it sits next to."""
+    names = {r[0] for r in rows}
+    status = {r[0]: r[1] for r in rows}
+    out = []
+    for name in rules.get("excluded", {}):
+        if name not in names:
+            out.append(ns + "." + name + " is excluded but not a public PyTorch name")
+        elif status[name] in ("offered", "spelled"):
+            out.append(ns + "." + name + " is excluded but lib.torch offers it")
+    for name in rules.get("spelled", {}):
+        if name not in names:
+            out.append(ns + "." + name + " has a spelling but is not a public PyTorch name")
+    return out
+
+
+def render(results):
+    lines = [
+        "# Python-API coverage: PyTorch " + torch.__version__.split("+")[0] + " public names in lib.torch",
+        "",
+        "Generated by scripts/api_coverage.py from the pinned wheel and lib.torch as splrun loads it;",
+        "do not edit. Reasons for names not offered: schema/api_exclusions.json.",
+        "",
+        "| namespace | public names | offered | excluded (reason given) | missing | offered of public | offered of not excluded |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    totals = [0, 0, 0, 0]
+    for ns, module, rows in results:
+        n = len(rows)
+        off = sum(1 for r in rows if r[1] in ("offered", "spelled"))
+        exc = sum(1 for r in rows if r[1] == "excluded")
+        mis = n - off - exc
+        totals = [totals[0] + n, totals[1] + off, totals[2] + exc, totals[3] + mis]
+        lines.append("| `%s` | %d | %d | %d | %d | %s | %s |" % (ns, n, off, exc, mis, pct(off, n), pct(off, n - exc)))
+    n, off, exc, mis = totals
+    lines.append("| all | %d | %d | %d | %d | %s | %s |" % (n, off, exc, mis, pct(off, n), pct(off, n - exc)))
+    for ns, module, rows in results:
+        lines += ["", "## `" + ns + "` — " + ("`" + module + "`" if module else "lib.torch's `Tensor`"), ""]
+        missing = [r[0] for r in rows if r[1] == "missing"]
+        if missing:
+            lines += ["Missing (" + str(len(missing)) + "): " + ", ".join("`" + m + "`" for m in missing), ""]
+        excluded = [r for r in rows if r[1] == "excluded"]
+        if excluded:
+            lines += ["| not offered | why |", "|---|---|"]
+            lines += ["| `%s` | %s |" % (r[0], r[2]) for r in excluded]
+            lines.append("")
+        spelled = [r for r in rows if r[1] == "spelled"]
+        if spelled:
+            lines += ["Spelled differently: " + ", ".join("`%s` %s" % (r[0], r[2]) for r in spelled), ""]
+        offered = [r[0] for r in rows if r[1] == "offered"]
+        lines.append("Offered (" + str(len(offered)) + "): " + ", ".join("`" + o + "`" for o in offered))
+    return "\n".join(lines) + "\n"
+
+
+def pct(a, b):
+    return "%.1f%%" % (100.0 * a / b) if b else "—"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="fail when generated/api-coverage.md is stale")
+    ap.add_argument("--splrun", default=os.path.join(ROOT, "build", "host", "splrun"))
+    ap.add_argument("--plugin-dir", default=os.path.join(ROOT, "build", "runtime_plugin"))
+    ap.add_argument("--lib", default=os.path.join(ROOT, "spl_stubs", "lib"))
+    args = ap.parse_args()
+    env = dict(os.environ, SIMPLE_SFFI_PATH=args.plugin_dir, SIMPLE_LIB=args.lib)
+    with open(EXCLUSIONS) as f:
+        exclusions = json.load(f)
+    reasons = exclusions.get("reasons", {})
+    results, problems = [], []
+    for ns, module in NAMESPACES:
+        rules = exclusions.get(ns, {})
+        rows = classify(ns, lib_names(module, args.splrun, env), rules, reasons)
+        problems += stale_rules(ns, rows, rules)
+        results.append((ns, module, rows))
+    unknown = set(exclusions) - {ns for ns, _ in NAMESPACES} - {"reasons", "about"}
+    problems += ["schema/api_exclusions.json names an unknown namespace " + u for u in sorted(unknown)]
+    text = render(results)
+    if problems:
+        sys.exit("api_coverage.py: schema/api_exclusions.json is out of date:\n  " + "\n  ".join(problems))
+    if args.check:
+        with open(REPORT) as f:
+            if f.read() != text:
+                sys.exit("api_coverage.py: generated/api-coverage.md is stale: run .venv/bin/python scripts/api_coverage.py")
+        print("api-coverage.md is up to date")
+        return
+    with open(REPORT, "w") as f:
+        f.write(text)
+    print(text.split("\n## ")[0])
+
+
+if __name__ == "__main__":
+    main()
