@@ -1,6 +1,6 @@
 // What PyTorch's Tensor attributes say about a tensor's kind and memory: `x.layout`,
 // `x.is_sparse`, `x.is_quantized`, `x.is_meta` ... (torch/csrc/autograd/python_variable.cpp's
-// getters), `x.stride()`, `x.data_ptr()`.
+// getters), `x.stride()`, `x.data_ptr()`, `x.grad_dtype`.
 #include "core/enum_names.h"
 #include "extras/extra_function.h"
 
@@ -56,9 +56,28 @@ SPL_TORCH_EXPORT int64_t rt_torch_data_ptr(int64_t t, bool const_access) {
     });
 }
 
+// x.grad_dtype: the dtype autograd casts this tensor's gradients to, "" for None (any dtype).
+SPL_TORCH_EXPORT const char* rt_torch_grad_dtype(int64_t t) {
+    return spl::guarded<const char*>(__func__, [&] {
+        const std::optional<c10::ScalarType> type = spl::tensor(t, "t").grad_dtype();
+        return type ? spl::dtype_name(*type) : "";
+    });
+}
+
+// `x.grad_dtype = d` ("" for None): leaf tensors only (ATen's error otherwise).
+SPL_TORCH_EXPORT void rt_torch_set_grad_dtype(int64_t t, const char* dtype) {
+    spl::guarded<void>(__func__, [&] {
+        const std::string name(dtype);
+        spl::tensor(t, "t").set_grad_dtype(name.empty() ? std::nullopt
+                                                        : std::optional<c10::ScalarType>(spl::parse_dtype(name)));
+    });
+}
+
 } // extern "C"
 
 SPL_EXTRA(rt_torch_layout, "t")
 SPL_EXTRA(rt_torch_tensor_is, "t", "kind")
 SPL_EXTRA_RETURNS(rt_torch_strides, "[i64]", "t")
 SPL_EXTRA(rt_torch_data_ptr, "t", "const_access")
+SPL_EXTRA(rt_torch_grad_dtype, "t")
+SPL_EXTRA(rt_torch_set_grad_dtype, "t", "dtype")

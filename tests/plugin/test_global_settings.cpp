@@ -9,6 +9,12 @@
 
 using namespace plugin_test;
 
+namespace {
+
+std::string spl_dtype_name(c10::ScalarType type) { return type == c10::kDouble ? "float64" : "float32"; }
+
+} // namespace
+
 TEST_CASE("the process settings are LibTorch's own") {
     plugin().runtime("rt_torch_use_deterministic_algorithms", {true, true});
     CHECK(at::globalContext().deterministicAlgorithms());
@@ -55,10 +61,20 @@ TEST_CASE("a tensor's layout, kind, strides and data pointer are ATen's") {
     } s{op_handle("rt_torch_to_sparse_sparse_dim", {x.h, 2})};
     CHECK(plugin().runtime("rt_torch_layout", {s.h}).as_text() == std::string("sparse_coo"));
     CHECK(plugin().runtime("rt_torch_tensor_is", {s.h, "sparse"}).as_bool());
-    expect_error(plugin().try_runtime("rt_torch_strides", {s.h}), {"strides"});
+    CHECK(plugin().runtime("rt_torch_strides", {s.h}).as_i64_list() == ref.to_sparse(2).strides().vec());
+    expect_error(plugin().try_runtime("rt_torch_data_ptr", {s.h, false}), {"doesn't have storage"});
     const int64_t ptr = plugin().runtime("rt_torch_data_ptr", {x.h, false}).as_i64();
     CHECK(ptr == plugin().runtime("rt_torch_data_ptr", {x.h, true}).as_i64());
     CHECK(ptr != 0);
+    const Input leaf = upload(at::ones({2}), /*requires_grad=*/true);
+    const at::Tensor direct = at::ones({2}).set_requires_grad(true);
+    CHECK(plugin().runtime("rt_torch_grad_dtype", {leaf.h}).as_text() == spl_dtype_name(*direct.grad_dtype()));
+    plugin().runtime("rt_torch_set_grad_dtype", {leaf.h, "float64"});
+    direct.set_grad_dtype(c10::kDouble);
+    CHECK(plugin().runtime("rt_torch_grad_dtype", {leaf.h}).as_text() == spl_dtype_name(*direct.grad_dtype()));
+    plugin().runtime("rt_torch_set_grad_dtype", {leaf.h, ""});
+    CHECK(plugin().runtime("rt_torch_grad_dtype", {leaf.h}).as_text().empty());
+    plugin().free(leaf.h);
     plugin().free(s.h);
     plugin().free(x.h);
     plugin().free(base.h);

@@ -109,6 +109,8 @@ def main():
     a = torch.arange(24.0).reshape(2, 3, 4).transpose(0, 2)
     v["strides"] = [list(a.stride()), a.stride(0), a.stride(-1), a.ndimension(), a.nelement()]
     v["stride_error"] = error_text(lambda: a.stride(3))
+    v["sparse_stride"] = list(s.stride())
+    v["sparse_data_ptr_error"] = error_text(lambda: s.data_ptr())
     tn = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "complex64"]
     v["type_dtypes"] = tn
     v["type_names"] = [torch.zeros(1, dtype=getattr(torch, n)).type() for n in tn]
@@ -131,6 +133,23 @@ def main():
     v["map"] = flat(w.clone().map_(torch.tensor([10.0, 20.0]), lambda p, q: p * q - 1))
     v["map2"] = flat(w.clone().map2_(torch.tensor([1.0, 2.0]), torch.tensor([[3.0], [4.0]]), lambda p, q, r: p + q * r))
     v["apply_int"] = flat(torch.tensor([1, 2, 3]).apply_(lambda z: z * 7))
+    e = torch.empty
+    v["dim_orders"] = [list(t.dim_order()) for t in [
+        e(2, 3, 4, 5).permute(0, 2, 3, 1), e(2, 3, 4, 5).contiguous(memory_format=torch.channels_last), e(2, 1, 3),
+        e(3, 4).t(), e(3, 1).expand(3, 4), e(4, 6)[::2, 1:], e(2, 3, 4).transpose(0, 2).transpose(1, 2)]]
+    v["dim_order_formats"] = list(e(2, 1, 3).dim_order(ambiguity_check=[torch.contiguous_format]))
+    v["dim_order_errors"] = [error_text(lambda: e(2, 1, 3).dim_order(ambiguity_check=True)),
+                             error_text(lambda: s.dim_order()),
+                             error_text(lambda: e(2, 3).dim_order(ambiguity_check="ILLEGAL"))]
+    gx = torch.ones(2, requires_grad=True)
+    grad_dtypes = [name(gx.grad_dtype)]
+    gx.grad_dtype = torch.float64
+    (gx * 2).sum().backward()
+    grad_dtypes += [name(gx.grad_dtype), name(gx.grad.dtype), name((gx * 2).grad_dtype)]
+    gx.grad_dtype = None
+    grad_dtypes.append(gx.grad_dtype)
+    v["grad_dtypes"] = grad_dtypes
+    v["grad_dtype_error"] = error_text(lambda: setattr(gx * 2, "grad_dtype", torch.float64))
     # the sparse aliases
     dense = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
     v["dsmm"] = flat(torch.dsmm(s, dense))
