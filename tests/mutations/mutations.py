@@ -29,7 +29,7 @@ import sys
 KEYS = ("id", "file", "find", "replace", "tests", "what")
 TEST_TIMEOUT_S = 600
 LIST_BROKEN = 86  # run-test's status for a token that names no test (a failing test gives another)
-FRESH_FOLDERS = ("spl", "nn", "optim", "data")  # tests/meson.build: the suites run by fresh_fixtures.py
+FRESH_FOLDERS = ("spl", "nn", "optim", "data", "distributions")  # tests/meson.build: the suites run by fresh_fixtures.py
 
 
 def parse(path):
