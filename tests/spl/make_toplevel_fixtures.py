@@ -95,6 +95,9 @@ def main():
         torch.set_printoptions(**opts)
         printed.append(repr(t))
         torch.set_printoptions(profile="default")
+    torch.set_printoptions(profile="short", threshold=5)
+    printed.append(repr(torch.arange(10.0) / 3))
+    torch.set_printoptions(profile="default")
     v["printed"] = printed
     # Tensor attributes
     d = torch.tensor([[1.0, 0.0], [0.0, 2.0]])
