@@ -114,11 +114,16 @@ def main():
     v["stride_error"] = error_text(lambda: a.stride(3))
     v["sparse_stride"] = list(s.stride())
     v["sparse_data_ptr_error"] = error_text(lambda: s.data_ptr())
-    tn = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "complex64"]
+    tn = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "complex64",
+          "complex128", "complex32", "uint16", "uint32", "uint64", "float8_e5m2", "float8_e4m3fnuz", "bits8", "int4"]
     v["type_dtypes"] = tn
     v["type_names"] = [torch.zeros(1, dtype=getattr(torch, n)).type() for n in tn]
     v["type_sparse"] = s.type()
-    v["type_convert"] = [name(d.type(torch.float64).dtype), name(d.type("torch.IntTensor").dtype)]
+    q = torch.quantize_per_tensor(d, 1.0, 0, torch.quint8)
+    v["type_others"] = [q.type(), torch.empty(2, device="meta").type()]
+    v["type_csr_error"] = error_text(lambda: d.to_sparse_csr().type())
+    v["type_convert"] = [name(d.type(torch.float64).dtype), name(d.type("torch.IntTensor").dtype),
+                         name(d.type("torch.Float8_e5m2Tensor").dtype), name(d.type("torch.UInt16Tensor").dtype)]
     v["type_error"] = error_text(lambda: d.type("torch.Bogus"))
     u = torch.tensor([3, 1, 3, 2, 1, 1])
     v["unique"] = flat(u.unique())
