@@ -25,6 +25,7 @@ def main():
     v["dtype_attrs"] = dtypes
     v["dtype_values"] = [name(getattr(torch, n)) for n in dtypes]
     v["e_pi"] = [torch.e, torch.pi]
+    v["newaxis_shape"] = list(torch.zeros(2, 2)[:, torch.newaxis].shape)
     floats = ["float32", "float64", "float16", "bfloat16", "float8_e5m2", "float8_e4m3fn", "complex64", "complex32"]
     v["finfo_types"] = floats
     v["finfo"] = [[float(f.bits), f.eps, f.max, f.min, f.tiny, f.smallest_normal, f.resolution]
@@ -81,6 +82,9 @@ def main():
     torch.set_float32_matmul_precision("highest")
     v["matmul_precisions"] = precisions
     v["interop_error"] = error_text(lambda: torch.set_num_interop_threads(0))
+    threads = torch.get_num_threads()
+    torch.init_num_threads()
+    v["threads_kept"] = torch.get_num_threads() == threads
     v["has"] = [torch.has_lapack, torch.has_mkl, torch.has_openmp, torch.has_spectral]
     v["flush_denormal"] = torch.set_flush_denormal(False)
     torch.set_warn_always(True)
