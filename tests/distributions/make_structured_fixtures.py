@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Writes tests/distributions/structured_fixtures.spl: torch.distributions' transforms (Abs,
+Power, Tanh, Softplus, CumulativeDistribution, Softmax, StickBreaking, LowerCholesky,
+PositiveDefinite, CorrCholesky, Compose, identity_transform, Independent, Reshape, Cat, Stack,
+inverses), biject_to / transform_to, and the structured distributions, run by Python PyTorch
+on the pinned wheel.
+
+    .venv/bin/python tests/distributions/make_structured_fixtures.py
+
+`ref_transform_cases[name]`: `spec` (how to build it: ["Tanh"], ["Power", e],
+["Compose", [specs]], ["Inv", spec], ... as `transform` below), `x` and its `dtype`; then
+repr, y = t(x), x_back = t.inv(y), ladj (nil: NotImplementedError), forward_shape /
+inverse_shape, domain / codomain (repr and event_dim), sign (nil: none) and x_grad, the
+gradient of (y * upstream(y)).sum() in x.
+`ref_registry`: per constraint spec, repr(biject_to(c)) and repr(transform_to(c)) (or the
+error text), and transform_to(c)(x) for the registry's `x`.
+Distribution cases (`ref_cases`) are as make_distributions_fixtures.py's.
+"""
+import os
+import sys
+
+import torch
+from torch.distributions import Normal, constraints, biject_to, transform_to
+from torch.distributions import transforms as T
+from torch.distributions.utils import vec_to_tril_matrix
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "nn"))
+from fixture_writer import error_text, flat, upstream, write  # noqa: E402
+
+DTYPES = {"float32": torch.float32, "float64": torch.float64}
+
+
+def transform(spec):
+    """A transform from a spec list (the spec's `transform` reads the same lists)."""
+    k = spec[0]
+    simple = {"Tanh": T.TanhTransform, "Softplus": T.SoftplusTransform, "Abs": T.AbsTransform, "Exp": T.ExpTransform,
+              "Sigmoid": T.SigmoidTransform, "Softmax": T.SoftmaxTransform, "StickBreaking": T.StickBreakingTransform,
+              "LowerCholesky": T.LowerCholeskyTransform, "PositiveDefinite": T.PositiveDefiniteTransform,
+              "CorrCholesky": T.CorrCholeskyTransform}
+    if k in simple:
+        return simple[k]()
+    if k == "Identity":
+        return T.identity_transform
+    if k == "Power":
+        return T.PowerTransform(torch.tensor(spec[1]) if isinstance(spec[1], list) else spec[1])
+    if k == "Affine":
+        return T.AffineTransform(spec[1], spec[2], event_dim=spec[3])
+    if k == "CDF":
+        return T.CumulativeDistributionTransform(Normal(spec[1], spec[2]))
+    if k == "Compose":
+        return T.ComposeTransform([transform(s) for s in spec[1]])
+    if k == "Inv":
+        return transform(spec[1]).inv
+    if k == "Independent":
+        return T.IndependentTransform(transform(spec[1]), spec[2])
+    if k == "Reshape":
+        return T.ReshapeTransform(torch.Size(spec[1]), torch.Size(spec[2]))
+    if k == "Cat":
+        return T.CatTransform([transform(s) for s in spec[1]], spec[2], spec[3])
+    if k == "Stack":
+        return T.StackTransform([transform(s) for s in spec[1]], spec[2])
+    raise ValueError(k)
+
+
+def attempt(fn):
+    try:
+        return fn()
+    except NotImplementedError:
+        return None
+
+
+def transform_case(v, name, spec, x, dtype="float32"):
+    c = v.setdefault("transform_cases", {}).setdefault(name, {})
+    c["spec"] = spec
+    c["x"] = x
+    c["dtype"] = dtype
+    t = transform(spec)
+    xt = torch.tensor(x, dtype=DTYPES[dtype], requires_grad=True)
+    y = t(xt)
+    c["repr"] = repr(t)
+    c["y"] = flat(y)
+    c["y_shape"] = list(y.shape)
+    c["x_back"] = flat(t.inv(y.detach()))
+    ladj = attempt(lambda: t.log_abs_det_jacobian(xt.detach(), y.detach()))
+    c["ladj"] = None if ladj is None else flat(ladj)
+    c["ladj_shape"] = None if ladj is None else list(ladj.shape)
+    c["forward_shape"] = list(t.forward_shape(xt.shape))
+    c["inverse_shape"] = list(t.inverse_shape(y.shape))
+    c["domain"] = repr(t.domain)
+    c["codomain"] = repr(t.codomain)
+    c["domain_event_dim"] = t.domain.event_dim
+    c["codomain_event_dim"] = t.codomain.event_dim
+    s = attempt(lambda: t.sign)
+    c["sign"] = None if s is None else (flat(s) if isinstance(s, torch.Tensor) else [float(s)])
+    (y * upstream(y)).sum().backward()
+    c["x_grad"] = flat(xt.grad)
+
+
+def constraint(spec):
+    k = spec[0]
+    if k == "independent":
+        return constraints.independent(constraint(spec[1]), spec[2])
+    if k == "cat":
+        return constraints.cat([constraint(s) for s in spec[1]], spec[2], spec[3])
+    if k == "stack":
+        return constraints.stack([constraint(s) for s in spec[1]], spec[2])
+    if len(spec) > 1:
+        return getattr(constraints, k)(*spec[1:])
+    return getattr(constraints, k)
+
+
+def main():
+    v = {}
+    x23 = [[0.5, -1.0, 2.0], [0.1, 0.2, -0.3]]
+    pos23 = [[0.5, 1.0, 2.0], [0.1, 0.2, 3.0]]
+    transform_case(v, "tanh", ["Tanh"], x23)
+    transform_case(v, "tanh_f64", ["Tanh"], [0.25, -4.0], dtype="float64")
+    transform_case(v, "power", ["Power", 2.5], pos23)
+    transform_case(v, "power_tensor", ["Power", [1.0, -2.0, 0.5]], pos23)
+    transform_case(v, "softplus", ["Softplus"], [0.5, -3.0, 25.0])
+    transform_case(v, "abs", ["Abs"], x23)
+    transform_case(v, "cdf", ["CDF", 0.5, 2.0], x23)
+    transform_case(v, "softmax", ["Softmax"], x23)
+    transform_case(v, "stick_breaking", ["StickBreaking"], x23)
+    transform_case(v, "lower_cholesky", ["LowerCholesky"], [[[0.5, 1.0], [-1.0, 2.0]], [[0.1, 0.2], [0.3, -0.4]]])
+    transform_case(v, "positive_definite", ["PositiveDefinite"], [[0.5, 1.0], [-1.0, 2.0]])
+    transform_case(v, "corr_cholesky", ["CorrCholesky"], [[0.5, -1.0, 2.0], [0.1, 0.2, -0.3]])
+    transform_case(v, "corr_cholesky_f64", ["CorrCholesky"], [0.3, -0.7, 1.1, 0.4, -0.2, 0.9], dtype="float64")
+    transform_case(v, "compose", ["Compose", [["Exp"], ["Affine", 1.0, 2.0, 0]]], x23)
+    transform_case(v, "compose_event", ["Compose", [["Affine", 0.5, -1.5, 0], ["StickBreaking"]]], x23)
+    transform_case(v, "identity", ["Identity"], x23)
+    transform_case(v, "independent", ["Independent", ["Exp"], 1], x23)
+    transform_case(v, "reshape", ["Reshape", [3], [3, 1]], x23)
+    transform_case(v, "cat", ["Cat", [["Exp"], ["Identity"], ["Tanh"]], 1, [1, 1, 1]], x23)
+    transform_case(v, "cat_rows", ["Cat", [["Exp"], ["Tanh"]], 0, [1, 1]], x23)
+    transform_case(v, "cat_event", ["Cat", [["Independent", ["Exp"], 1], ["Independent", ["Tanh"], 1]], 0, [1, 1]], x23)
+    transform_case(v, "cat_event_last", ["Cat", [["Independent", ["Exp"], 1], ["Independent", ["Tanh"], 1]], -1, [1, 2]], x23)
+    transform_case(v, "stack", ["Stack", [["Exp"], ["Tanh"]], 0], x23)
+    transform_case(v, "stack_cols", ["Stack", [["Exp"], ["Softplus"], ["Tanh"]], 1], x23)
+    transform_case(v, "inverse", ["Inv", ["Tanh"]], [0.5, -0.25, 0.9])
+    transform_case(v, "inverse_compose", ["Inv", ["Compose", [["Exp"], ["Affine", 1.0, 2.0, 0]]]], [2.0, 3.0, 10.0])
+    transform_case(v, "inverse_stick", ["Inv", ["StickBreaking"]], [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
+
+    v["reshape_error"] = error_text(lambda: T.ReshapeTransform(torch.Size([3]), torch.Size([2])))
+    v["reshape_shape_error"] = error_text(lambda: T.ReshapeTransform(torch.Size([3]), torch.Size([3, 1])).forward_shape(torch.Size([2, 4])))
+    v["stick_shape_error"] = error_text(lambda: T.StickBreakingTransform().forward_shape(torch.Size([])))
+    v["corr_shape_error"] = error_text(lambda: T.CorrCholeskyTransform().forward_shape(torch.Size([4])))
+    v["corr_square_error"] = error_text(lambda: T.CorrCholeskyTransform().inverse_shape(torch.Size([2, 3])))
+    v["tril_error"] = error_text(lambda: vec_to_tril_matrix(torch.zeros(4)))
+    v["cat_lengths_error"] = error_text(lambda: T.CatTransform([T.ExpTransform()], 0, [1, 2]))
+    v["cat_size_error"] = error_text(lambda: T.CatTransform([T.ExpTransform(), T.ExpTransform()], 0, [1, 2])(torch.zeros(2)))
+    v["stack_size_error"] = error_text(lambda: T.StackTransform([T.ExpTransform()], 1)(torch.zeros(2, 3)))
+    v["independent_dims_error"] = error_text(lambda: T.IndependentTransform(T.ExpTransform(), 2)(torch.zeros(3)))
+    v["tril_vec"] = flat(vec_to_tril_matrix(torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])))
+    v["tril_vec_below"] = flat(vec_to_tril_matrix(torch.tensor([1.0, 2.0, 3.0]), diag=-1))
+
+    specs = [["real"], ["positive"], ["nonnegative"], ["greater_than", 2.0], ["greater_than_eq", -1.0], ["less_than", 1.5],
+             ["unit_interval"], ["interval", 1.0, 3.0], ["simplex"], ["real_vector"], ["independent", ["positive"], 2],
+             ["lower_cholesky"], ["positive_definite"], ["corr_cholesky"], ["boolean"], ["one_hot"], ["nonnegative_integer"],
+             ["cat", [["positive"], ["real"]], 1, [1, 2]], ["stack", [["unit_interval"], ["real"]], 0]]
+    x = torch.tensor([[0.5, -1.0, 2.0], [0.1, 0.2, -0.3]])
+    reg = []
+    for s in specs:
+        c = constraint(s)
+        row = {"spec": s, "repr": repr(c), "event_dim": c.event_dim}
+        for which, registry in [("biject_to", biject_to), ("transform_to", transform_to)]:
+            try:
+                t = registry(c)
+                row[which] = repr(t)
+                xs = x[:, :2].reshape(2, 2, 1).expand(2, 2, 2).contiguous() if s[0] in ("lower_cholesky", "positive_definite") else x
+                row[which + "_y"] = flat(t(xs))
+                row[which + "_check"] = bool(c.check(t(xs)).all())
+            except NotImplementedError as e:
+                row[which] = None
+                row[which + "_error"] = str(e)
+        reg.append(row)
+    v["registry"] = reg
+    v["registry_x"] = flat(x)
+    write(os.path.join(HERE, "structured_fixtures.spl"), __file__, v)
+
+
+if __name__ == "__main__":
+    main()
