@@ -1,8 +1,11 @@
 // What PyTorch's Tensor attributes say about a tensor's kind and memory: `x.layout`,
 // `x.is_sparse`, `x.is_quantized`, `x.is_meta` ... (torch/csrc/autograd/python_variable.cpp's
-// getters), `x.stride()`, `x.data_ptr()`, `x.grad_dtype`.
+// getters), `x.stride()`, `x.data_ptr()`, `x.grad_dtype`, `x.is_shared()`, `x.share_memory_()`.
 #include "core/enum_names.h"
 #include "extras/extra_function.h"
+
+#include <ATen/MapAllocator.h>
+#include <ATen/StorageUtils.h>
 
 #include <string>
 
@@ -73,6 +76,22 @@ SPL_TORCH_EXPORT void rt_torch_set_grad_dtype(int64_t t, const char* dtype) {
     });
 }
 
+// x.is_shared(): a CUDA tensor, or one whose storage is in shared memory (a MapAllocator's, as
+// share_memory_ makes), as PyTorch's UntypedStorage.is_shared.
+SPL_TORCH_EXPORT bool rt_torch_is_shared(int64_t t) {
+    return spl::guarded<bool>(__func__, [&] {
+        const c10::Storage& storage = spl::tensor(t, "t").storage();
+        if (storage.device_type() == c10::DeviceType::CUDA) return true;
+        return at::MapAllocator::fromDataPtr(storage.data_ptr()) != nullptr;
+    });
+}
+
+// x.share_memory_(): moves a CPU tensor's storage into shared memory (a file descriptor's, the
+// default strategy); a no-op for a shared or a CUDA tensor (ATen's at::share_memory_).
+SPL_TORCH_EXPORT void rt_torch_share_memory_(int64_t t) {
+    spl::guarded<void>(__func__, [&] { at::share_memory_(spl::tensor(t, "t")); });
+}
+
 } // extern "C"
 
 SPL_EXTRA(rt_torch_layout, "t")
@@ -81,3 +100,5 @@ SPL_EXTRA_RETURNS(rt_torch_strides, "[i64]", "t")
 SPL_EXTRA(rt_torch_data_ptr, "t", "const_access")
 SPL_EXTRA(rt_torch_grad_dtype, "t")
 SPL_EXTRA(rt_torch_set_grad_dtype, "t", "dtype")
+SPL_EXTRA(rt_torch_is_shared, "t")
+SPL_EXTRA(rt_torch_share_memory_, "t")

@@ -4,7 +4,9 @@
 #include "test_support.h"
 
 #include <ATen/Context.h>
+#include <ATen/MapAllocator.h>
 #include <ATen/Parallel.h>
+#include <ATen/StorageUtils.h>
 #include <c10/core/DefaultDtype.h>
 
 using namespace plugin_test;
@@ -78,4 +80,16 @@ TEST_CASE("a tensor's layout, kind, strides and data pointer are ATen's") {
     plugin().free(s.h);
     plugin().free(x.h);
     plugin().free(base.h);
+}
+
+TEST_CASE("share_memory_ moves a tensor into shared memory, as at::share_memory_") {
+    const Input x = upload(at::arange(4, at::kFloat));
+    CHECK_FALSE(plugin().runtime("rt_torch_is_shared", {x.h}).as_bool());
+    plugin().runtime("rt_torch_share_memory_", {x.h});
+    CHECK(plugin().runtime("rt_torch_is_shared", {x.h}).as_bool());
+    CHECK(to_aten(x.h).equal(at::arange(4, at::kFloat)));
+    at::Tensor direct = at::arange(4, at::kFloat);
+    at::share_memory_(direct);
+    CHECK(at::MapAllocator::fromDataPtr(direct.storage().data_ptr()) != nullptr);
+    plugin().free(x.h);
 }

@@ -117,6 +117,12 @@ def main():
     v["strides"] = [list(a.stride()), a.stride(0), a.stride(-1), a.ndimension(), a.nelement()]
     v["stride_error"] = error_text(lambda: a.stride(3))
     v["sparse_stride"] = list(s.stride())
+    sh = torch.arange(6.0).reshape(2, 3)
+    view = sh[1]
+    before = [sh.is_shared(), view.is_shared(), sh.data_ptr()]
+    same = sh.share_memory_() is sh
+    v["shared"] = [before[0], before[1], same, sh.is_shared(), view.is_shared(), sh.data_ptr() != before[2],
+                   flat(sh), flat(view)]
     v["sparse_data_ptr_error"] = error_text(lambda: s.data_ptr())
     tn = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "complex64",
           "complex128", "complex32", "uint16", "uint32", "uint64", "float8_e5m2", "float8_e4m3fnuz", "bits8", "int4"]
