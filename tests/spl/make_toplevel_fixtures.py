@@ -142,6 +142,12 @@ def main():
     m = torch.tensor([[1, 2], [1, 2], [0, 5]])
     v["unique_dim"] = [flat(r) for r in m.unique(dim=0, return_inverse=True)]
     v["unique_consecutive"] = [flat(r) for r in u.unique_consecutive(return_counts=True)]
+    ml = torch.zeros(2, requires_grad=True)
+    with torch.no_grad():
+        copied = ml.module_load(torch.tensor([1.0, 2.0]))
+    other = torch.tensor([3.0, 4.0], requires_grad=True)
+    assigned = ml.module_load(other, assign=True)
+    v["module_load"] = [flat(copied), flat(ml), copied.requires_grad, flat(assigned), assigned.requires_grad]
     v["new_tensor"] = [name(d.new_tensor([1, 2]).dtype), flat(d.new_tensor([1, 2]))]
     g = torch.tensor([[4.0, 3.0], [6.0, 3.0]], dtype=torch.float64)
     v["lu"] = [flat(r) for r in g.lu()]
