@@ -27,6 +27,13 @@ from torch.distributions.utils import vec_to_tril_matrix
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "nn"))
 from fixture_writer import error_text, flat, upstream, write  # noqa: E402
+import make_distributions_fixtures as shared  # noqa: E402  (its `case` and `build`)
+from torch.distributions import (RelaxedBernoulli, LogisticNormal, OneHotCategoricalStraightThrough,  # noqa: E402
+                                 kl_divergence)
+from torch.distributions.relaxed_bernoulli import LogitRelaxedBernoulli  # noqa: E402
+
+shared.CLASSES.update({"RelaxedBernoulli": RelaxedBernoulli, "LogitRelaxedBernoulli": LogitRelaxedBernoulli,
+                       "LogisticNormal": LogisticNormal, "OneHotCategoricalStraightThrough": OneHotCategoricalStraightThrough})
 
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
@@ -177,6 +184,35 @@ def main():
         reg.append(row)
     v["registry"] = reg
     v["registry_x"] = flat(x)
+
+    case = shared.case
+    nan = float("nan")
+    case(v, "relaxed_bernoulli", "RelaxedBernoulli", {"temperature": [0.5], "probs": [0.1, 0.6, 0.9]}, [0.2, 0.5, 0.9],
+         {"temperature": [0.5], "probs": [0.1, 1.5]}, [1.5, 0.5, 0.2], seed=50)
+    case(v, "relaxed_bernoulli_logits", "RelaxedBernoulli", {"temperature": [2.0], "logits": [[-1.0, 2.0], [0.0, 0.5]]}, [0.3, 0.7],
+         {"temperature": [2.0], "logits": [nan]}, [-0.1, 0.5], seed=51)
+    case(v, "logit_relaxed_bernoulli", "LogitRelaxedBernoulli", {"temperature": [0.7], "probs": [0.2, 0.8]}, [-1.0, 2.0],
+         {"temperature": [0.7], "probs": [-0.2, 0.5]}, [nan, 0.0], seed=52)
+    case(v, "logistic_normal", "LogisticNormal", {"loc": [0.0, 1.0, -0.5], "scale": [1.0, 0.5, 2.0]}, [0.2, 0.3, 0.1, 0.4],
+         {"loc": [0.0, 1.0], "scale": [1.0, -0.5]}, [0.5, 0.6, 0.1, -0.2], seed=53)
+    case(v, "logistic_normal_c", "LogisticNormal", {"loc": [0.5, 0.0, 0.2], "scale": [1.5, 1.0, 1.0]}, [0.2, 0.3, 0.1, 0.4],
+         {"loc": [0.0], "scale": [-1.0]}, [0.5, 0.6, 0.1, -0.2], seed=59)
+    case(v, "logistic_normal_b", "LogisticNormal", {"loc": [[0.5, -1.0, 0.0], [1.0, 1.0, 1.0]], "scale": [2.0, 1.0, 0.5]}, [0.25, 0.25, 0.25, 0.25],
+         {"loc": [nan], "scale": [1.0]}, [0.5, 0.6, 0.1, 0.2], seed=54, dtype="float64")
+    case(v, "logistic_normal_scalar", "LogisticNormal", {"loc": 0.5, "scale": 1.5}, [0.3, 0.7],
+         {"loc": 0.5, "scale": 0.0}, [0.5, 0.6], seed=55)
+    case(v, "one_hot_st", "OneHotCategoricalStraightThrough", {"probs": [[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]}, [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]],
+         {"probs": [0.2, -0.8]}, [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]], seed=56)
+    case(v, "one_hot_st_logits", "OneHotCategoricalStraightThrough", {"logits": [0.5, -1.0, 2.0, 0.0]}, [0.0, 0.0, 0.0, 1.0],
+         {"logits": [nan, 0.0]}, [0.5, 0.5, 0.0, 0.0], seed=57)
+    case(v, "one_hot", "OneHotCategorical", {"probs": [[0.3, 0.3, 0.4], [0.1, 0.1, 0.8]]}, [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]],
+         {"probs": [0.2, -0.8]}, [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]], seed=58)
+
+    pairs = [("logistic_normal", "logistic_normal_c"), ("one_hot_st", "one_hot_st"), ("one_hot_st", "one_hot"), ("one_hot", "one_hot_st")]
+    made = {k: shared.build(v["cases"][k]["class"], v["cases"][k]["args"], v["cases"][k]["dtype"])[0] for k in v["cases"]}
+    v["kl_pairs"] = [[p, q] for p, q in pairs]
+    v["kl_values"] = [flat(kl_divergence(made[p], made[q])) for p, q in pairs]
+    v["kl_relaxed_error"] = error_text(lambda: kl_divergence(made["relaxed_bernoulli"], made["relaxed_bernoulli"]))
     write(os.path.join(HERE, "structured_fixtures.spl"), __file__, v)
 
 
