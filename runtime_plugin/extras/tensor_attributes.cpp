@@ -1,6 +1,6 @@
 // What PyTorch's Tensor attributes say about a tensor's kind and memory: `x.layout`,
 // `x.is_sparse`, `x.is_quantized`, `x.is_meta` ... (torch/csrc/autograd/python_variable.cpp's
-// getters), `x.stride()`, `x.data_ptr()`, `x.grad_dtype`, `x.is_shared()`, `x.share_memory_()`.
+// getters), `x.stride()`, `x.data_ptr()`, `x.grad_dtype`, `x.name`, `x.is_shared()`, `x.share_memory_()`.
 #include "core/enum_names.h"
 #include "extras/extra_function.h"
 
@@ -76,6 +76,14 @@ SPL_TORCH_EXPORT void rt_torch_set_grad_dtype(int64_t t, const char* dtype) {
     });
 }
 
+// x.name: the autograd name a tracer gives a tensor ("" for none, PyTorch's None).
+SPL_TORCH_EXPORT const char* rt_torch_tensor_name(int64_t t) {
+    return spl::guarded<const char*>(__func__, [&] {
+        spl::ResultArena::current().reset();
+        return spl::ResultArena::current().text(spl::tensor(t, "t").name());
+    });
+}
+
 // x.is_shared(): a CUDA tensor, or one whose storage is in shared memory (a MapAllocator's, as
 // share_memory_ makes), as PyTorch's UntypedStorage.is_shared.
 SPL_TORCH_EXPORT bool rt_torch_is_shared(int64_t t) {
@@ -100,5 +108,6 @@ SPL_EXTRA_RETURNS(rt_torch_strides, "[i64]", "t")
 SPL_EXTRA(rt_torch_data_ptr, "t", "const_access")
 SPL_EXTRA(rt_torch_grad_dtype, "t")
 SPL_EXTRA(rt_torch_set_grad_dtype, "t", "dtype")
+SPL_EXTRA(rt_torch_tensor_name, "t")
 SPL_EXTRA(rt_torch_is_shared, "t")
 SPL_EXTRA(rt_torch_share_memory_, "t")

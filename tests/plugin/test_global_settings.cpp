@@ -68,6 +68,7 @@ TEST_CASE("a tensor's layout, kind, strides and data pointer are ATen's") {
     const int64_t ptr = plugin().runtime("rt_torch_data_ptr", {x.h, false}).as_i64();
     CHECK(ptr == plugin().runtime("rt_torch_data_ptr", {x.h, true}).as_i64());
     CHECK(ptr != 0);
+    CHECK(plugin().runtime("rt_torch_tensor_name", {x.h}).as_text() == ref.name());
     const Input leaf = upload(at::ones({2}), /*requires_grad=*/true);
     const at::Tensor direct = at::ones({2}).set_requires_grad(true);
     CHECK(plugin().runtime("rt_torch_grad_dtype", {leaf.h}).as_text() == spl_dtype_name(*direct.grad_dtype()));

@@ -117,6 +117,7 @@ def main():
     v["strides"] = [list(a.stride()), a.stride(0), a.stride(-1), a.ndimension(), a.nelement()]
     v["stride_error"] = error_text(lambda: a.stride(3))
     v["sparse_stride"] = list(s.stride())
+    v["names"] = [d.name, (d * 2).name]
     sh = torch.arange(6.0).reshape(2, 3)
     view = sh[1]
     before = [sh.is_shared(), view.is_shared(), sh.data_ptr()]
