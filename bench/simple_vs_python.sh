@@ -37,9 +37,11 @@ rows = [("1-element add (ns)", "add loop", "add loop", "target <= 1.0x"),
         ("Adam step, default vs PyTorch's CPU default (us)", "adam default", "adam loop", ""),
         ("Adam step, fused vs fused (us)", "adam fused", "adam fused", "target <= 1.0x"),
         ("loader epoch, data only, per item (ms)", "loader data per item", "loader data", ""),
+        ("loader epoch, data only, default (ms)", "loader data default", "loader data", ""),
         ("loader epoch, data only, gathered at once (ms)", "loader data at once", "loader data", ""),
         ("loader epoch, data only, prefetch (ms)", "loader data prefetch", "loader data", ""),
         ("loader epoch + MLP step, per item (ms)", "loader train per item", "loader train", ""),
+        ("loader epoch + MLP step, default (ms)", "loader train default", "loader train", ""),
         ("loader epoch + MLP step, gathered at once (ms)", "loader train at once", "loader train", ""),
         ("loader epoch + MLP step, prefetch (ms)", "loader train prefetch", "loader train", "")]
 for label, s, p, note in rows:
