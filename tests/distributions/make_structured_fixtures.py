@@ -29,11 +29,12 @@ sys.path.insert(0, os.path.join(HERE, "..", "nn"))
 from fixture_writer import error_text, flat, upstream, write  # noqa: E402
 import make_distributions_fixtures as shared  # noqa: E402  (its `case` and `build`)
 from torch.distributions import (RelaxedBernoulli, LogisticNormal, OneHotCategoricalStraightThrough,  # noqa: E402
-                                 kl_divergence)
+                                 LowRankMultivariateNormal, MultivariateNormal, kl_divergence)
 from torch.distributions.relaxed_bernoulli import LogitRelaxedBernoulli  # noqa: E402
 
 shared.CLASSES.update({"RelaxedBernoulli": RelaxedBernoulli, "LogitRelaxedBernoulli": LogitRelaxedBernoulli,
-                       "LogisticNormal": LogisticNormal, "OneHotCategoricalStraightThrough": OneHotCategoricalStraightThrough})
+                       "LogisticNormal": LogisticNormal, "OneHotCategoricalStraightThrough": OneHotCategoricalStraightThrough,
+                       "LowRankMultivariateNormal": LowRankMultivariateNormal, "MultivariateNormal": MultivariateNormal})
 
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
@@ -207,11 +208,31 @@ def main():
          {"logits": [nan, 0.0]}, [0.5, 0.5, 0.0, 0.0], seed=57)
     case(v, "one_hot", "OneHotCategorical", {"probs": [[0.3, 0.3, 0.4], [0.1, 0.1, 0.8]]}, [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]],
          {"probs": [0.2, -0.8]}, [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]], seed=58)
+    case(v, "lowrank", "LowRankMultivariateNormal", {"loc": [0.5, -1.0, 0.0], "cov_factor": [[1.0, 0.5], [0.0, -1.0], [0.3, 0.2]], "cov_diag": [1.0, 0.5, 2.0]},
+         [0.2, 0.3, 0.1], {"loc": [nan, 0.0, 0.0], "cov_factor": [[1.0], [0.0], [0.5]], "cov_diag": [1.0, 0.5, 2.0]}, [0.5, nan, 0.1], seed=60)
+    case(v, "lowrank_batch", "LowRankMultivariateNormal", {"loc": [[0.5, -1.0], [1.0, 2.0]], "cov_factor": [[1.0], [0.5]], "cov_diag": [[1.0, 0.5], [2.0, 0.1]]},
+         [[0.2, 0.3], [1.0, -1.0]], {"loc": [0.0, 0.0], "cov_factor": [[1.0], [0.0]], "cov_diag": [1.0, -0.5]}, [[0.5, nan]], seed=61, dtype="float64")
+    case(v, "lowrank_b", "LowRankMultivariateNormal", {"loc": [0.0, 1.0, 0.5], "cov_factor": [[0.2], [0.4], [-0.6]], "cov_diag": [0.5, 1.5, 1.0]},
+         [0.2, 0.3, 0.1], {"loc": [0.0, 0.0, 0.0], "cov_factor": [[1.0], [0.0], [0.5]], "cov_diag": [1.0, 0.0, 2.0]}, [0.5, 0.0, nan], seed=62)
+    case(v, "mvn3", "MultivariateNormal", {"loc": [[0.0, 1.0, 2.0], [1.0, -1.0, 0.0]], "covariance_matrix": [[2.0, 0.5, 0.0], [0.5, 1.0, 0.3], [0.0, 0.3, 1.5]]},
+         [0.5, 0.2, 0.1], {"loc": [0.0, 1.0], "covariance_matrix": [[1.0, 2.0], [2.0, 1.0]]}, [nan, 0.2, 0.0], seed=63)
+    # scale_tril, covariance_matrix, precision_matrix (keys "case|name")
+    v["lowrank_matrices"] = {k + "|" + m: flat(getattr(shared.build("LowRankMultivariateNormal", v["cases"][k]["args"], v["cases"][k]["dtype"])[0], m))
+                             for k in ["lowrank", "lowrank_batch"] for m in ["scale_tril", "covariance_matrix", "precision_matrix"]}
+    z = torch.zeros(3)
+    v["lowrank_errors"] = [error_text(lambda: LowRankMultivariateNormal(torch.tensor(0.0), torch.ones(1, 1), torch.ones(1))),
+                           error_text(lambda: LowRankMultivariateNormal(z, torch.ones(3), z + 1)),
+                           error_text(lambda: LowRankMultivariateNormal(z, torch.ones(2, 1), z + 1)),
+                           error_text(lambda: LowRankMultivariateNormal(z, torch.ones(3, 1), torch.ones(2))),
+                           error_text(lambda: LowRankMultivariateNormal(torch.zeros(2, 3), torch.ones(4, 3, 1), z + 1))]
 
-    pairs = [("logistic_normal", "logistic_normal_c"), ("one_hot_st", "one_hot_st"), ("one_hot_st", "one_hot"), ("one_hot", "one_hot_st")]
+    pairs = [("logistic_normal", "logistic_normal_c"), ("one_hot_st", "one_hot_st"), ("one_hot_st", "one_hot"), ("one_hot", "one_hot_st"),
+             ("lowrank", "lowrank_b"), ("lowrank_b", "lowrank"), ("mvn3", "lowrank"), ("lowrank", "mvn3"), ("lowrank_batch", "lowrank_batch")]
     made = {k: shared.build(v["cases"][k]["class"], v["cases"][k]["args"], v["cases"][k]["dtype"])[0] for k in v["cases"]}
     v["kl_pairs"] = [[p, q] for p, q in pairs]
     v["kl_values"] = [flat(kl_divergence(made[p], made[q])) for p, q in pairs]
+    v["kl_lowrank_error"] = error_text(lambda: kl_divergence(made["lowrank"], made["lowrank_batch"]))
+    v["kl_lowrank_mvn_error"] = error_text(lambda: kl_divergence(made["lowrank_batch"], made["mvn3"]))
     v["kl_relaxed_error"] = error_text(lambda: kl_divergence(made["relaxed_bernoulli"], made["relaxed_bernoulli"]))
     write(os.path.join(HERE, "structured_fixtures.spl"), __file__, v)
 
