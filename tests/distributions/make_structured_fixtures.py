@@ -29,7 +29,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "nn"))
 from fixture_writer import error_text, flat, upstream, write  # noqa: E402
 import make_distributions_fixtures as shared  # noqa: E402  (its `case` and `build`)
 from torch.distributions import (RelaxedBernoulli, LogisticNormal, OneHotCategoricalStraightThrough,  # noqa: E402
-                                 LowRankMultivariateNormal, MultivariateNormal, kl_divergence)
+                                 LowRankMultivariateNormal, MultivariateNormal, MixtureSameFamily, Categorical, Independent,
+                                 kl_divergence)
 from torch.distributions.relaxed_bernoulli import LogitRelaxedBernoulli  # noqa: E402
 
 shared.CLASSES.update({"RelaxedBernoulli": RelaxedBernoulli, "LogitRelaxedBernoulli": LogitRelaxedBernoulli,
@@ -69,6 +70,23 @@ def transform(spec):
     if k == "Stack":
         return T.StackTransform([transform(s) for s in spec[1]], spec[2])
     raise ValueError(k)
+
+shared_build = shared.build
+
+
+def build(cls, args, dtype, requires_grad=False):
+    """make_distributions_fixtures.build, and MixtureSameFamily from {"mixture": Categorical's
+    args, "component_class", "component_args", "reinterpreted": Independent's ndims or 0}."""
+    if cls != "MixtureSameFamily":
+        return shared_build(cls, args, dtype, requires_grad)
+    mix, t1 = shared_build("Categorical", args["mixture"], dtype, requires_grad)
+    comp, t2 = shared_build(args["component_class"], args["component_args"], dtype, requires_grad)
+    if args["reinterpreted"]:
+        comp = Independent(comp, args["reinterpreted"])
+    return MixtureSameFamily(mix, comp), t1 + t2
+
+
+shared.build = build
 
 
 def attempt(fn):
@@ -116,6 +134,11 @@ def constraint(spec):
     if len(spec) > 1:
         return getattr(constraints, k)(*spec[1:])
     return getattr(constraints, k)
+
+
+def made_mixture_support(build):
+    mix, _ = build("Categorical", {"probs": [0.5, 0.5]}, "float32")
+    return MixtureSameFamily(mix, Independent(Normal(torch.zeros(2, 3), 1.0), 1)).support
 
 
 def main():
@@ -216,6 +239,21 @@ def main():
          [0.2, 0.3, 0.1], {"loc": [0.0, 0.0, 0.0], "cov_factor": [[1.0], [0.0], [0.5]], "cov_diag": [1.0, 0.0, 2.0]}, [0.5, 0.0, nan], seed=62)
     case(v, "mvn3", "MultivariateNormal", {"loc": [[0.0, 1.0, 2.0], [1.0, -1.0, 0.0]], "covariance_matrix": [[2.0, 0.5, 0.0], [0.5, 1.0, 0.3], [0.0, 0.3, 1.5]]},
          [0.5, 0.2, 0.1], {"loc": [0.0, 1.0], "covariance_matrix": [[1.0, 2.0], [2.0, 1.0]]}, [nan, 0.2, 0.0], seed=63)
+    case(v, "mixture", "MixtureSameFamily", {"mixture": {"probs": [0.2, 0.5, 0.3]}, "component_class": "Normal",
+         "component_args": {"loc": [-1.0, 0.0, 2.0], "scale": [0.5, 1.0, 2.0]}, "reinterpreted": 0}, [0.3, -1.0],
+         {"mixture": {"probs": [0.5, 0.5]}, "component_class": "Normal", "component_args": {"loc": [0.0, 0.0, 1.0], "scale": [1.0, 1.0, 1.0]}, "reinterpreted": 0},
+         [nan], seed=64, cdf=True)
+    case(v, "mixture_batch", "MixtureSameFamily", {"mixture": {"logits": [[0.0, 1.0], [2.0, -1.0]]}, "component_class": "Normal",
+         "component_args": {"loc": [[[0.0, 1.0], [1.0, 2.0]], [[-1.0, 0.5], [0.0, 0.0]]], "scale": [1.0, 2.0]}, "reinterpreted": 1},
+         [[0.5, 0.5], [1.0, -1.0]], {"mixture": {"logits": [[0.0, 1.0], [2.0, -1.0], [0.0, 0.0]]}, "component_class": "Normal",
+         "component_args": {"loc": [[[0.0, 1.0], [1.0, 2.0]], [[-1.0, 0.5], [0.0, 0.0]]], "scale": [1.0, 2.0]}, "reinterpreted": 1},
+         [[0.5, nan], [1.0, -1.0]], seed=65, dtype="float64")
+    case(v, "mixture_gamma", "MixtureSameFamily", {"mixture": {"probs": [[0.7, 0.3], [0.4, 0.6]]}, "component_class": "Gamma",
+         "component_args": {"concentration": [[1.0, 2.0], [3.0, 0.5]], "rate": [1.0, 2.0]}, "reinterpreted": 0}, [0.5, 2.0],
+         {"mixture": {"probs": [[0.7, 0.3], [0.5, 0.5], [0.1, 0.9]]}, "component_class": "Gamma",
+          "component_args": {"concentration": [[1.0, 2.0], [3.0, 0.5]], "rate": [1.0, 2.0]}, "reinterpreted": 0}, [-0.5, 2.0], seed=66, cdf=True)
+    v["mixture_errors"] = [error_text(lambda: MixtureSameFamily(Normal(0.0, 1.0), Normal(torch.zeros(2), 1.0)))]
+    v["mixture_support"] = repr(made_mixture_support(build))
     # scale_tril, covariance_matrix, precision_matrix (keys "case|name")
     v["lowrank_matrices"] = {k + "|" + m: flat(getattr(shared.build("LowRankMultivariateNormal", v["cases"][k]["args"], v["cases"][k]["dtype"])[0], m))
                              for k in ["lowrank", "lowrank_batch"] for m in ["scale_tril", "covariance_matrix", "precision_matrix"]}
@@ -228,7 +266,7 @@ def main():
 
     pairs = [("logistic_normal", "logistic_normal_c"), ("one_hot_st", "one_hot_st"), ("one_hot_st", "one_hot"), ("one_hot", "one_hot_st"),
              ("lowrank", "lowrank_b"), ("lowrank_b", "lowrank"), ("mvn3", "lowrank"), ("lowrank", "mvn3"), ("lowrank_batch", "lowrank_batch")]
-    made = {k: shared.build(v["cases"][k]["class"], v["cases"][k]["args"], v["cases"][k]["dtype"])[0] for k in v["cases"]}
+    made = {k: build(v["cases"][k]["class"], v["cases"][k]["args"], v["cases"][k]["dtype"])[0] for k in v["cases"]}
     v["kl_pairs"] = [[p, q] for p, q in pairs]
     v["kl_values"] = [flat(kl_divergence(made[p], made[q])) for p, q in pairs]
     v["kl_lowrank_error"] = error_text(lambda: kl_divergence(made["lowrank"], made["lowrank_batch"]))
