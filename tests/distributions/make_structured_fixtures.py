@@ -160,6 +160,7 @@ def main():
     transform_case(v, "corr_cholesky_f64", ["CorrCholesky"], [0.3, -0.7, 1.1, 0.4, -0.2, 0.9], dtype="float64")
     transform_case(v, "compose", ["Compose", [["Exp"], ["Affine", 1.0, 2.0, 0]]], x23)
     transform_case(v, "compose_event", ["Compose", [["Affine", 0.5, -1.5, 0], ["StickBreaking"]]], x23)
+    transform_case(v, "compose_reshape", ["Compose", [["Reshape", [3], [3, 1]], ["Exp"]]], x23)
     transform_case(v, "identity", ["Identity"], x23)
     transform_case(v, "independent", ["Independent", ["Exp"], 1], x23)
     transform_case(v, "reshape", ["Reshape", [3], [3, 1]], x23)
