@@ -277,6 +277,28 @@ SPL_TORCH_EXPORT void rt_torch_set_grad(int64_t t, int64_t g) {
     });
 }
 
+// torch.autograd.enforce_grad_layout_policy(enable): sets this thread's gradient-layout
+// enforcement and returns the previous setting (to restore); refused where LibTorch has none.
+SPL_TORCH_EXPORT bool rt_torch_set_grad_layout_enforcement_enabled(bool enabled) {
+    return spl::guarded<bool>(__func__, [&] {
+        bool supported = false;
+        const bool previous = spl::compat::set_grad_layout_enforcement(enabled, supported);
+        if (!supported)
+            throw spl::SplError("enforce_grad_layout_policy needs a LibTorch whose autograd has gradient layout "
+                                "enforcement (2.15 has it), and this is " TORCH_VERSION);
+        return previous;
+    });
+}
+
+SPL_TORCH_EXPORT bool rt_torch_is_grad_layout_enforcement_enabled(void) {
+    return spl::guarded<bool>(__func__, [&] {
+        bool supported = false;
+        const bool current = spl::compat::set_grad_layout_enforcement(true, supported);
+        if (supported) spl::compat::set_grad_layout_enforcement(current, supported);
+        return current;
+    });
+}
+
 SPL_TORCH_EXPORT void rt_torch_zero_grad(int64_t t) {
     spl::guarded<void>(__func__, [&] { spl::tensor(t, "tensor").mutable_grad().reset(); });
 }
@@ -293,6 +315,8 @@ SPL_EXTRA(rt_torch_is_inference_mode_enabled)
 SPL_EXTRA(rt_torch_backward, "t", "gradient", "retain_graph", "create_graph")
 SPL_EXTRA(rt_torch_backward_many, "tensors", "grad_tensors", "retain_graph", "create_graph", "inputs")
 SPL_EXTRA(rt_torch_is_checkpoint_valid)
+SPL_EXTRA(rt_torch_set_grad_layout_enforcement_enabled, "enabled")
+SPL_EXTRA(rt_torch_is_grad_layout_enforcement_enabled)
 SPL_EXTRA_RETURNS(rt_torch_gradients, "[i64]", "outputs", "inputs", "grad_outputs", "retain_graph", "create_graph",
                   "allow_unused")
 SPL_EXTRA(rt_torch_set_anomaly_enabled, "enabled", "check_nan")

@@ -70,6 +70,16 @@ def main():
     with torch.no_grad():
         w.sub_(w.grad * 0.1)
     v["step_under_no_grad"] = [w.tolist(), w.requires_grad, w.is_leaf]
+    layouts = []
+    for enable in (True, False):
+        p = torch.arange(12.0).reshape(3, 4).t().requires_grad_()
+        with torch.autograd.enforce_grad_layout_policy(enable):
+            (p * torch.ones(4, 3)).sum().backward()
+        layouts.append([list(p.grad.stride()), p.grad.tolist(), torch._C._is_grad_layout_enforcement_enabled()])
+    torch.autograd.enforce_grad_layout_policy(False)
+    layouts.append(torch._C._is_grad_layout_enforcement_enabled())
+    torch.autograd.enforce_grad_layout_policy(True)
+    v["grad_layout_policy"] = layouts
     write(os.path.join(os.path.dirname(os.path.abspath(__file__)), "grad_mode_fixtures.spl"), __file__, v)
 
 
