@@ -30,12 +30,13 @@ from fixture_writer import error_text, flat, upstream, write  # noqa: E402
 import make_distributions_fixtures as shared  # noqa: E402  (its `case` and `build`)
 from torch.distributions import (RelaxedBernoulli, LogisticNormal, OneHotCategoricalStraightThrough,  # noqa: E402
                                  LowRankMultivariateNormal, MultivariateNormal, MixtureSameFamily, Categorical, Independent,
-                                 kl_divergence)
+                                 LKJCholesky, kl_divergence)
 from torch.distributions.relaxed_bernoulli import LogitRelaxedBernoulli  # noqa: E402
 
 shared.CLASSES.update({"RelaxedBernoulli": RelaxedBernoulli, "LogitRelaxedBernoulli": LogitRelaxedBernoulli,
                        "LogisticNormal": LogisticNormal, "OneHotCategoricalStraightThrough": OneHotCategoricalStraightThrough,
-                       "LowRankMultivariateNormal": LowRankMultivariateNormal, "MultivariateNormal": MultivariateNormal})
+                       "LowRankMultivariateNormal": LowRankMultivariateNormal, "MultivariateNormal": MultivariateNormal,
+                       "LKJCholesky": LKJCholesky})
 
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
@@ -255,6 +256,12 @@ def main():
           "component_args": {"concentration": [[1.0, 2.0], [3.0, 0.5]], "rate": [1.0, 2.0]}, "reinterpreted": 0}, [-0.5, 2.0], seed=66, cdf=True)
     v["mixture_errors"] = [error_text(lambda: MixtureSameFamily(Normal(0.0, 1.0), Normal(torch.zeros(2), 1.0)))]
     v["mixture_support"] = repr(made_mixture_support(build))
+    l3 = [[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.6, 0.8]]
+    case(v, "lkj", "LKJCholesky", {"dim": 3, "concentration": 0.5}, l3,
+         {"dim": 3, "concentration": -1.0}, [[1.0, 0.0, 0.0], [0.6, 0.9, 0.0], [0.0, 0.6, 0.8]], seed=67)
+    case(v, "lkj_batch", "LKJCholesky", {"dim": 2, "concentration": [1.0, 2.5]}, [[1.0, 0.0], [0.6, 0.8]],
+         {"dim": 2, "concentration": [1.0, 0.0]}, [[1.0, 0.0], [0.6, -0.8]], seed=68, dtype="float64")
+    v["lkj_dim_error"] = error_text(lambda: LKJCholesky(1))
     # scale_tril, covariance_matrix, precision_matrix (keys "case|name")
     v["lowrank_matrices"] = {k + "|" + m: flat(getattr(shared.build("LowRankMultivariateNormal", v["cases"][k]["args"], v["cases"][k]["dtype"])[0], m))
                              for k in ["lowrank", "lowrank_batch"] for m in ["scale_tril", "covariance_matrix", "precision_matrix"]}
