@@ -30,13 +30,13 @@ from fixture_writer import error_text, flat, upstream, write  # noqa: E402
 import make_distributions_fixtures as shared  # noqa: E402  (its `case` and `build`)
 from torch.distributions import (RelaxedBernoulli, LogisticNormal, OneHotCategoricalStraightThrough,  # noqa: E402
                                  LowRankMultivariateNormal, MultivariateNormal, MixtureSameFamily, Categorical, Independent,
-                                 LKJCholesky, kl_divergence)
+                                 LKJCholesky, Wishart, kl_divergence)
 from torch.distributions.relaxed_bernoulli import LogitRelaxedBernoulli  # noqa: E402
 
 shared.CLASSES.update({"RelaxedBernoulli": RelaxedBernoulli, "LogitRelaxedBernoulli": LogitRelaxedBernoulli,
                        "LogisticNormal": LogisticNormal, "OneHotCategoricalStraightThrough": OneHotCategoricalStraightThrough,
                        "LowRankMultivariateNormal": LowRankMultivariateNormal, "MultivariateNormal": MultivariateNormal,
-                       "LKJCholesky": LKJCholesky})
+                       "LKJCholesky": LKJCholesky, "Wishart": Wishart})
 
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
@@ -135,6 +135,25 @@ def constraint(spec):
     if len(spec) > 1:
         return getattr(constraints, k)(*spec[1:])
     return getattr(constraints, k)
+
+
+def wishart_case(v, name, args, values, bad_args, bad_value, seed, dtype="float32"):
+    """shared.case for Wishart, whose rsample has no usable gradient in PyTorch 2.15: its retry
+    loop (which runs on every draw) writes in place into the mask it indexed with, and backward
+    fails. The case records rsample's values and that error (rsample_grad_error)."""
+    Wishart.has_rsample = False
+    try:
+        shared.case(v, name, "Wishart", args, values, bad_args, bad_value, seed, dtype=dtype)
+    finally:
+        Wishart.has_rsample = True
+    c = v["cases"][name]
+    c["has_rsample"] = True
+    dg, made = build("Wishart", args, dtype, requires_grad=True)
+    torch.manual_seed(seed + 2)
+    x = dg.rsample([3])
+    c["rsample"] = flat(x)
+    c["rsample_grads"] = None
+    c["rsample_grad_error"] = error_text(lambda: (x * upstream(x)).sum().backward())
 
 
 def made_mixture_support(build):
@@ -262,6 +281,18 @@ def main():
     case(v, "lkj_batch", "LKJCholesky", {"dim": 2, "concentration": [1.0, 2.5]}, [[1.0, 0.0], [0.6, 0.8]],
          {"dim": 2, "concentration": [1.0, 0.0]}, [[1.0, 0.0], [0.6, -0.8]], seed=68, dtype="float64")
     v["lkj_dim_error"] = error_text(lambda: LKJCholesky(1))
+    pd2 = [[1.0, 0.2], [0.2, 0.5]]
+    wishart_case(v, "wishart", {"df": 4.0, "covariance_matrix": [[2.0, 0.5], [0.5, 1.0]]}, pd2,
+         {"df": 4.0, "covariance_matrix": [[1.0, 2.0], [2.0, 1.0]]}, [[1.0, 0.2], [0.3, 0.5]], seed=70)
+    wishart_case(v, "wishart_batch", {"df": [3.0, 5.5], "scale_tril": [[1.0, 0.0], [0.3, 0.5]]}, [pd2, [[2.0, -0.5], [-0.5, 1.0]]],
+         {"df": [3.0, 0.5], "scale_tril": [[1.0, 0.0], [0.3, 0.5]]}, [[1.0, nan], [0.2, 0.5]], seed=71, dtype="float64")
+    wishart_case(v, "wishart_precision", {"df": [6.0], "precision_matrix": [[2.0, 0.5, 0.0], [0.5, 1.0, 0.3], [0.0, 0.3, 1.5]]},
+         [[1.0, 0.2, 0.0], [0.2, 0.5, 0.1], [0.0, 0.1, 2.0]], {"df": [6.0], "scale_tril": [[1.0, 0.0, 0.0], [0.3, -0.5, 0.0], [0.0, 0.0, 1.0]]},
+         [[1.0, 0.2, 0.0], [0.2, -0.5, 0.1], [0.0, 0.1, 2.0]], seed=72)
+    v["wishart_errors"] = [error_text(lambda: Wishart(3.0)),
+                           error_text(lambda: Wishart(3.0, covariance_matrix=torch.ones(2))),
+                           error_text(lambda: Wishart(1.0, covariance_matrix=torch.eye(3))),
+                           error_text(lambda: Wishart(2, scale_tril=torch.eye(3)))]
     # scale_tril, covariance_matrix, precision_matrix (keys "case|name")
     v["lowrank_matrices"] = {k + "|" + m: flat(getattr(shared.build("LowRankMultivariateNormal", v["cases"][k]["args"], v["cases"][k]["dtype"])[0], m))
                              for k in ["lowrank", "lowrank_batch"] for m in ["scale_tril", "covariance_matrix", "precision_matrix"]}
