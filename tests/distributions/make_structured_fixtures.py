@@ -289,6 +289,8 @@ def main():
     wishart_case(v, "wishart_precision", {"df": [6.0], "precision_matrix": [[2.0, 0.5, 0.0], [0.5, 1.0, 0.3], [0.0, 0.3, 1.5]]},
          [[1.0, 0.2, 0.0], [0.2, 0.5, 0.1], [0.0, 0.1, 2.0]], {"df": [6.0], "scale_tril": [[1.0, 0.0, 0.0], [0.3, -0.5, 0.0], [0.0, 0.0, 1.0]]},
          [[1.0, 0.2, 0.0], [0.2, -0.5, 0.1], [0.0, 0.1, 2.0]], seed=72)
+    wishart_case(v, "wishart_precision_2", {"df": 3.5, "precision_matrix": [[1.0, 0.3], [0.3, 2.0]]}, pd2,
+                 {"df": 3.5, "precision_matrix": [[1.0, 0.3], [0.2, 2.0]]}, [[1.0, 0.2], [0.2, -0.5]], seed=73)
     v["wishart_errors"] = [error_text(lambda: Wishart(3.0)),
                            error_text(lambda: Wishart(3.0, covariance_matrix=torch.ones(2))),
                            error_text(lambda: Wishart(1.0, covariance_matrix=torch.eye(3))),
@@ -304,12 +306,14 @@ def main():
                            error_text(lambda: LowRankMultivariateNormal(torch.zeros(2, 3), torch.ones(4, 3, 1), z + 1))]
 
     pairs = [("logistic_normal", "logistic_normal_c"), ("one_hot_st", "one_hot_st"), ("one_hot_st", "one_hot"), ("one_hot", "one_hot_st"),
+             ("wishart", "wishart_precision_2"), ("wishart_precision_2", "wishart"),
              ("lowrank", "lowrank_b"), ("lowrank_b", "lowrank"), ("mvn3", "lowrank"), ("lowrank", "mvn3"), ("lowrank_batch", "lowrank_batch")]
     made = {k: build(v["cases"][k]["class"], v["cases"][k]["args"], v["cases"][k]["dtype"])[0] for k in v["cases"]}
     v["kl_pairs"] = [[p, q] for p, q in pairs]
     v["kl_values"] = [flat(kl_divergence(made[p], made[q])) for p, q in pairs]
     v["kl_lowrank_error"] = error_text(lambda: kl_divergence(made["lowrank"], made["lowrank_batch"]))
     v["kl_lowrank_mvn_error"] = error_text(lambda: kl_divergence(made["lowrank_batch"], made["mvn3"]))
+    v["kl_wishart_normal_error"] = error_text(lambda: kl_divergence(made["wishart"], Normal(0.0, 1.0)))
     v["kl_relaxed_error"] = error_text(lambda: kl_divergence(made["relaxed_bernoulli"], made["relaxed_bernoulli"]))
     write(os.path.join(HERE, "structured_fixtures.spl"), __file__, v)
 
