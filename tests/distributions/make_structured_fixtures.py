@@ -18,6 +18,7 @@ Distribution cases (`ref_cases`) are as make_distributions_fixtures.py's.
 """
 import os
 import sys
+import warnings
 
 import torch
 from torch.distributions import Normal, constraints, biject_to, transform_to
@@ -73,6 +74,8 @@ def transform(spec):
     raise ValueError(k)
 
 shared_build = shared.build
+# Wishart's warnings (its retry loop warns on every draw); lib.torch emits none.
+warnings.filterwarnings("ignore", message="Singular sample detected|Low df values detected")
 
 
 def build(cls, args, dtype, requires_grad=False):
