@@ -3,6 +3,7 @@
 // set_flush_denormal, set_warn_always, set_default_dtype, has_lapack ...), and the tensor
 // printing with set_printoptions's values: lib.torch.settings keeps those values.
 #include "core/enum_names.h"
+#include "core/libtorch_compat.h"
 #include "extras/extra_function.h"
 #include "extras/format/tensor_repr.h"
 
@@ -81,12 +82,19 @@ SPL_TORCH_EXPORT bool rt_torch_built_with(const char* feature) {
     });
 }
 
+// c10's warn-always switch: c10::WarningUtils' since 2.0, c10::Warning's before.
+#if SPL_TORCH_AT_LEAST(2, 0)
+#define SPL_WARN_ALWAYS c10::WarningUtils
+#else
+#define SPL_WARN_ALWAYS c10::Warning
+#endif
+
 SPL_TORCH_EXPORT void rt_torch_set_warn_always(bool on) {
-    spl::guarded<void>(__func__, [&] { c10::WarningUtils::set_warnAlways(on); });
+    spl::guarded<void>(__func__, [&] { SPL_WARN_ALWAYS::set_warnAlways(on); });
 }
 
 SPL_TORCH_EXPORT bool rt_torch_warn_always_enabled(void) {
-    return spl::guarded<bool>(__func__, [&] { return c10::WarningUtils::get_warnAlways(); });
+    return spl::guarded<bool>(__func__, [&] { return SPL_WARN_ALWAYS::get_warnAlways(); });
 }
 
 // torch.set_default_dtype: the floating dtype ATen's factories use when none is given, with
