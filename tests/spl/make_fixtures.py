@@ -268,7 +268,7 @@ def main():
     c = torch.tensor([[1.0, 3.0, 2.0], [6.0, 5.0, 4.0]])
     named = [c.max(1), c.min(dim=0), c.sort(dim=1, descending=True), c.topk(2), c.kthvalue(2, 1), c.mode(1),
              c.median(1), c.nanmedian(0), c.cummax(1), c.cummin(0), c.aminmax(), torch.frexp(c),
-             torch.linalg.slogdet(c[:, :2]), torch.linalg.qr(c), torch.histogram(c, bins=3), torch.linalg.eigh(c[:, :2] @ c[:, :2].T)]
+             torch.linalg.slogdet(c[:, :2]), torch.linalg.cholesky_ex(torch.diag(torch.tensor([4.0, 9.0]))), torch.histogram(c, bins=3), torch.linalg.eigh(c[:, :2] @ c[:, :2].T)]
     values["named_results"] = [[list(type(r).__match_args__), [t.tolist() for t in r]] for r in named]
     values["named_result_repr"] = repr(c.max(1))
     e = torch.arange(24.0).view(2, 3, 4)
