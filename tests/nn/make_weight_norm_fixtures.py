@@ -66,6 +66,15 @@ def main():
         remove_spectral_norm(m)
         v[key + "_removed_names"] = sorted(n for n, _ in m.named_parameters())
         v[key + "_removed_weight"] = flat(m.weight)
+    # in eval mode the power iteration stops: the buffers stay, the output uses them as they are
+    torch.manual_seed(2)
+    m = spectral_norm(nn.Linear(3, 4))
+    x = torch.randn(2, 3)
+    m(x)
+    m.eval()
+    before = [flat(b) for b in m.buffers()]
+    out = m(x)
+    v["sn_eval"] = [before, [flat(b) for b in m.buffers()], flat(out), m.training]
     v["sn_iterations_error"] = error_text(lambda: spectral_norm(nn.Linear(2, 2), n_power_iterations=0))
     m = spectral_norm(nn.Linear(2, 2))
     v["sn_twice_error"] = error_text(lambda: spectral_norm(m))
