@@ -114,15 +114,18 @@ SPL_TORCH_EXPORT const char* rt_torch_get_default_dtype(void) {
     return spl::guarded<const char*>(__func__, [&] { return spl::dtype_name(c10::get_default_dtype_as_scalartype()); });
 }
 
-// str(t) under torch.set_printoptions(precision, threshold, edgeitems, linewidth).
+// str(t) under torch.set_printoptions(precision, threshold, edgeitems, linewidth, sci_mode);
+// sci_mode 1 or 0 fixes scientific notation on or off, -1 lets the values decide (None).
 SPL_TORCH_EXPORT const char* rt_torch_format_with_options(int64_t t, int64_t precision, int64_t threshold,
-                                                          int64_t edgeitems, int64_t linewidth) {
+                                                          int64_t edgeitems, int64_t linewidth, int64_t sci_mode) {
     return spl::guarded<const char*>(__func__, [&] {
         spl::format::PrintOptions options;
         options.precision = static_cast<int>(precision);
         options.threshold = threshold;
         options.edgeitems = edgeitems;
         options.linewidth = linewidth;
+        TORCH_CHECK(sci_mode >= -1 && sci_mode <= 1, "format_with_options: sci_mode is -1, 0 or 1, got ", sci_mode);
+        options.sci_mode = static_cast<int>(sci_mode);
         const std::string text = spl::format::tensor_repr(spl::tensor(t, "t"), options);
         spl::ResultArena::current().reset();
         return spl::ResultArena::current().text(text);
@@ -145,4 +148,4 @@ SPL_EXTRA(rt_torch_set_warn_always, "on")
 SPL_EXTRA(rt_torch_warn_always_enabled)
 SPL_EXTRA(rt_torch_set_default_dtype, "dtype")
 SPL_EXTRA(rt_torch_get_default_dtype)
-SPL_EXTRA(rt_torch_format_with_options, "t", "precision", "threshold", "edgeitems", "linewidth")
+SPL_EXTRA(rt_torch_format_with_options, "t", "precision", "threshold", "edgeitems", "linewidth", "sci_mode")

@@ -102,6 +102,13 @@ def main():
     torch.set_printoptions(profile="short", threshold=5)
     printed.append(repr(torch.arange(10.0) / 3))
     torch.set_printoptions(profile="default")
+    for sci in (True, False):
+        torch.set_printoptions(sci_mode=sci)
+        printed.append(repr(t))
+        printed.append(repr(torch.tensor([1e-6, 1.0, 1e6])))
+    torch.set_printoptions(precision=2)   # sci_mode left out: back to None
+    printed.append(repr(torch.tensor([1e-6, 1.0, 1e6])))
+    torch.set_printoptions(profile="default")
     v["printed"] = printed
     # Tensor attributes
     d = torch.tensor([[1.0, 0.0], [0.0, 2.0]])

@@ -63,7 +63,8 @@ ElementFormatter::ElementFormatter(const at::Tensor& shown, const PrintOptions& 
         max_abs = std::max(max_abs, std::fabs(v));
         if (v != std::ceil(v)) int_mode_ = false;
     }
-    sci_mode_ = max_abs / min_abs > 1000.0 || max_abs > 1.0e8 || min_abs < 1.0e-4;
+    sci_mode_ = options_.sci_mode < 0 ? (max_abs / min_abs > 1000.0 || max_abs > 1.0e8 || min_abs < 1.0e-4)
+                                      : options_.sci_mode == 1;
 
     for (double v : nonzero_finite) {
         size_t length;

@@ -12,7 +12,7 @@ struct PrintOptions {
     int64_t threshold = 1000; // more elements than this: summarize with `...`
     int64_t edgeitems = 3;    // elements kept at each end of a summarized dimension
     int64_t linewidth = 80;   // where 1-d rows and suffixes wrap
-    // sci_mode None: _Formatter decides from the values (PyTorch's default).
+    int sci_mode = -1;        // 1: scientific notation, 0: never; -1 (None): decided from the values
 };
 
 inline constexpr PrintOptions kPrintOptions{};
