@@ -13,7 +13,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, lit, module_case, record_first_output, upstream, write
+from fixture_writer import error_text, flat, module_case, record_first_output, upstream, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -215,10 +215,7 @@ def main():
     m.reset_parameters()
     v["reset_params"] = [flat(p) for p in m.parameters()]
     path = os.path.join(HERE, "conv_fixtures.spl")
-    write(path, __file__, v)
-    # Every value by its name, for the spec's table-driven checks.
-    with open(path, "a") as f:
-        f.write("\nval ref_all = {" + ", ".join("{}: ref_{}".format(lit(k), k) for k in v) + "}\n")
+    write(path, __file__, v, index=True)
 
 
 if __name__ == "__main__":

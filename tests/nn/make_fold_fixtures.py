@@ -12,7 +12,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, lit, upstream, write
+from fixture_writer import error_text, flat, upstream, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -54,9 +54,7 @@ def main():
     v["err_unfold_too_small"] = error_text(lambda: F.unfold(torch.zeros(1, 1, 2, 2), 3))
     v["err_shuffle_groups"] = error_text(lambda: nn.ChannelShuffle(3)(torch.zeros(1, 4, 2, 2)))
     path = os.path.join(HERE, "fold_fixtures.spl")
-    write(path, __file__, v)
-    with open(path, "a") as f:   # by name, for the spec's table of cases
-        f.write("\nval ref_all = {" + ", ".join("{}: ref_{}".format(lit(k), k) for k in v) + "}\n")
+    write(path, __file__, v, index=True)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, lit, upstream, write
+from fixture_writer import error_text, flat, upstream, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -72,9 +72,7 @@ def main():
     v["err_lce_probs_ignore"] = error_text(lambda: F.linear_cross_entropy(x, torch.zeros(4, 3), torch.zeros(2, 4), ignore_index=0))
     v["grid_sample_modes"] = [F.GRID_SAMPLE_INTERPOLATION_MODES, F.GRID_SAMPLE_PADDING_MODES]
     path = os.path.join(HERE, "functional_extra_fixtures.spl")
-    write(path, __file__, v)
-    with open(path, "a") as f:   # by name, for the spec's table of cases
-        f.write("\nval ref_all = {" + ", ".join("{}: ref_{}".format(lit(k), k) for k in v) + "}\n")
+    write(path, __file__, v, index=True)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import os
 import torch
 import torch.nn as nn
 
-from fixture_writer import flat, upstream, write
+from fixture_writer import error_text, flat, upstream, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -54,14 +54,6 @@ def lazy_case(v, name, make, shape, seed):
     (out * upstream(out)).sum().backward()
     v[name + "_grads"] = [flat(p.grad) for p in m.parameters()]
     v[name + "_input_grad"] = flat(x.grad)
-
-
-def error_text(fn):
-    try:
-        fn()
-    except Exception as e:
-        return str(e)
-    raise AssertionError("expected an error")
 
 
 def main():

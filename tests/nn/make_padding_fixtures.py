@@ -11,7 +11,7 @@ import os
 import torch
 import torch.nn as nn
 
-from fixture_writer import error_text, flat, lit, upstream, write
+from fixture_writer import error_text, flat, upstream, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -55,9 +55,7 @@ def main():
     v["err_reflect2d_dims"] = error_text(lambda: nn.ReflectionPad2d(1)(torch.zeros(3, 3)))
     v["err_replicate3d_dims"] = error_text(lambda: nn.ReplicationPad3d(1)(torch.zeros(2, 2, 2)))
     path = os.path.join(HERE, "padding_fixtures.spl")
-    write(path, __file__, v)
-    with open(path, "a") as f:   # by name, for the spec's table of cases
-        f.write("\nval ref_all = {" + ", ".join("{}: ref_{}".format(lit(k), k) for k in v) + "}\n")
+    write(path, __file__, v, index=True)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, lit, upstream, write
+from fixture_writer import error_text, flat, upstream, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -85,9 +85,7 @@ def main():
     v["err_frac_too_big"] = error_text(lambda: F.fractional_max_pool2d(x, 2, output_size=[4, 4]))
     v["err_lppool3d_zero"] = error_text(lambda: nn.LPPool3d(0, 2))
     path = os.path.join(HERE, "unpool_fixtures.spl")
-    write(path, __file__, v)
-    with open(path, "a") as f:   # by name, for the spec's table of cases
-        f.write("\nval ref_all = {" + ", ".join("{}: ref_{}".format(lit(k), k) for k in v) + "}\n")
+    write(path, __file__, v, index=True)
 
 
 if __name__ == "__main__":
