@@ -1,0 +1,74 @@
+// Process groups: a Gloo backend over a store (what torch.distributed's init_process_group and
+// new_group build for backend "gloo"), its rank and size. NCCL needs LibTorch's CUDA build,
+// which this plugin does not link: refused with an error naming what is missing.
+#include "extras/distributed/dist_support.h"
+
+#if __has_include(<gloo/config.h>) && defined(USE_C10D_GLOO)
+#define SPL_TORCH_HAS_GLOO 1
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#else
+#define SPL_TORCH_HAS_GLOO 0
+#endif
+
+#include <cstdlib>
+
+namespace spl::dist {
+
+c10d::ReduceOp reduce_op(const char* name) {
+    const std::string n(name);
+    if (n == "SUM") return c10d::ReduceOp::SUM;
+    if (n == "PRODUCT") return c10d::ReduceOp::PRODUCT;
+    if (n == "MIN") return c10d::ReduceOp::MIN;
+    if (n == "MAX") return c10d::ReduceOp::MAX;
+    if (n == "BAND") return c10d::ReduceOp::BAND;
+    if (n == "BOR") return c10d::ReduceOp::BOR;
+    if (n == "BXOR") return c10d::ReduceOp::BXOR;
+    if (n == "AVG") return c10d::ReduceOp::AVG;
+    throw SplError(std::string("unknown ReduceOp ") + name);
+}
+
+} // namespace spl::dist
+
+extern "C" {
+
+// ProcessGroupGloo(store, rank, size, timeout) on the device torch.distributed picks: the
+// interface GLOO_SOCKET_IFNAME names, else the host's default device.
+SPL_TORCH_EXPORT int64_t rt_torch_dist_gloo_group(int64_t store, int64_t rank, int64_t size, int64_t timeout_ms) {
+    return spl::guarded<int64_t>(__func__, [&]() -> int64_t {
+#if SPL_TORCH_HAS_GLOO
+        auto s = spl::dist::store(store, "store");
+        auto opts = c10d::ProcessGroupGloo::Options::create(spl::dist::millis(timeout_ms));
+        const char* ifname = std::getenv("GLOO_SOCKET_IFNAME");
+        if (ifname != nullptr && *ifname != '\0') {
+            for (const std::string& name : spl::dist::split_keys(ifname)) // torch splits on ","
+                opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(name));
+        } else {
+            opts->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+        }
+        auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>(s, static_cast<int>(rank), static_cast<int>(size), opts);
+        return spl::HandleTable::instance().insert_object(std::make_shared<spl::dist::GroupObject>(pg));
+#else
+        TORCH_CHECK(false, "Gloo backend is not available: the plugin was built without gloo's headers "
+                           "(install libgloo-dev and rebuild)");
+#endif
+    });
+}
+
+SPL_TORCH_EXPORT bool rt_torch_dist_gloo_available(void) {
+    return spl::guarded<bool>(__func__, [&] { return SPL_TORCH_HAS_GLOO != 0; });
+}
+
+SPL_TORCH_EXPORT int64_t rt_torch_dist_group_rank(int64_t group) {
+    return spl::guarded<int64_t>(__func__, [&] { return static_cast<int64_t>(spl::dist::group(group)->getRank()); });
+}
+
+SPL_TORCH_EXPORT int64_t rt_torch_dist_group_size(int64_t group) {
+    return spl::guarded<int64_t>(__func__, [&] { return static_cast<int64_t>(spl::dist::group(group)->getSize()); });
+}
+
+} // extern "C"
+
+SPL_EXTRA(rt_torch_dist_gloo_group, "store", "rank", "size", "timeout_ms")
+SPL_EXTRA(rt_torch_dist_gloo_available)
+SPL_EXTRA(rt_torch_dist_group_rank, "group")
+SPL_EXTRA(rt_torch_dist_group_size, "group")
