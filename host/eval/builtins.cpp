@@ -4,6 +4,7 @@
 #include <chrono>
 #include <set>
 #include <cmath>
+#include <cstdlib>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -140,6 +141,14 @@ Value b_args(Interpreter& in, ArgList&, SourceLoc) {
     std::vector<Value> out;
     for (const auto& a : in.options().program_args) out.push_back(make_str(a));
     return make_array(std::move(out));
+}
+
+// env(name): the environment variable's text, nil when it is unset (Python's os.environ.get).
+Value b_env(Interpreter& in, ArgList& args, SourceLoc loc) {
+    if (!args[0].is(ObjType::Str))
+        runtime_error(loc, "env() takes a variable name (text), got " + in.type_name(args[0]));
+    const char* v = std::getenv(str_of(args[0]).c_str());
+    return v ? make_str(v) : Value();
 }
 
 Value b_live_objects(Interpreter& in, ArgList& args, SourceLoc loc) {
@@ -294,6 +303,7 @@ std::vector<BuiltinDef> make_table() {
         {"hostname", b_hostname, 0, 0, false},
         {"process_id", b_process_id, 0, 0, false},
         {"args", b_args, 0, 0, false},
+        {"env", b_env, 1, 1, false},
         {"live_objects", b_live_objects, 0, 1, false},
         {"live_callables", b_live_callables, 0, 0, false},
         {"tuple", b_tuple, 1, 1, false},

@@ -3,6 +3,8 @@
 //   splrun [options] FILE.spl [ARGS...]     run a program
 //   splrun [options] test PATH...           run SSpec files (*_spec.spl under each PATH)
 //   splrun [options] doctor                 report what it would load and any mismatch
+//   splrun --nproc-per-node N [launcher flags] [options] FILE.spl [ARGS...]
+//                                           N workers of the rest, as torchrun (tools/launcher.h)
 //
 // Options: -L DIR (library root, repeatable), --max-depth N, --simple-runtime-ffi, --no-fast-paths,
 // -h, --version.
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "tools/doctor.h"
+#include "tools/launcher.h"
 #include "eval/interpreter.h"
 #include "ffi/plugin_loader.h"
 #include "ffi/search_paths.h"
@@ -33,6 +36,7 @@ constexpr const char* kUsage =
     "usage: splrun [options] FILE.spl [ARGS...]\n"
     "       splrun [options] test PATH...\n"
     "       splrun [options] doctor           what it would load, versions, CUDA, mismatches\n"
+    "       splrun --nproc-per-node N [launcher flags] [options] FILE.spl [ARGS...]\n"
     "options:\n"
     "  -L DIR          add a library root (where `use lib.torch...` is looked up)\n"
     "  --max-depth N   nested calls allowed before \"stack overflow\" (default 4000)\n"
@@ -44,6 +48,15 @@ constexpr const char* kUsage =
     "                  <exe>/" SPLRUN_WORD_LIB_FROM_BIN "\n"
     "  --no-fast-paths every call as written, through boxed thunks (no typed calls, no\n"
     "                  one-call bodies run without a frame): to check those paths\n"
+    "launcher (torchrun's, one node of a static group: N workers of `splrun [options] FILE.spl ARGS`):\n"
+    "  --nproc-per-node N  workers on this node: a number, cpu, gpu or auto (default 1)\n"
+    "  --nnodes M          nodes in the group (default 1)\n"
+    "  --node-rank R       this node's rank, 0 <= R < M (default 0)\n"
+    "  --master-addr A     where rank 0 listens (default 127.0.0.1)\n"
+    "  --master-port P     its port (default 29500)\n"
+    "                      (also --flag=value and torchrun's --nproc_per_node spellings; each worker\n"
+    "                      gets RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK,\n"
+    "                      MASTER_ADDR, MASTER_PORT; one failing stops the others)\n"
     "  -h, --help      this text\n"
     "  --version       the host and plugin ABI versions\n"
     "environment:\n"
@@ -126,9 +139,20 @@ int main(int argc, char** argv) {
     std::signal(SIGXFSZ, SIG_IGN);
     Job job;
     std::vector<std::string> lib_dirs;
+    spl::LaunchOptions launch;
+    std::vector<std::string> worker_args; // the command line less the launcher's flags
     int i = 1;
     for (; i < argc; ++i) {
         std::string a = argv[i];
+        std::string flag_error;
+        if (spl::parse_launch_flag(argc, argv, i, launch, flag_error)) {
+            if (!flag_error.empty()) {
+                std::fprintf(stderr, "splrun: error: %s\n", flag_error.c_str());
+                return 2;
+            }
+            continue;
+        }
+        int first = i;
         if (a == "-h" || a == "--help") {
             std::fputs(kUsage, stdout);
             return 0;
@@ -153,6 +177,11 @@ int main(int argc, char** argv) {
         } else {
             break;
         }
+        for (int k = first; k <= i; ++k) worker_args.push_back(argv[k]);
+    }
+    if (launch.active) {
+        for (int k = i; k < argc; ++k) worker_args.push_back(argv[k]);
+        return spl::launch(launch, worker_args, i < argc ? argv[i] : "");
     }
     if (i >= argc) {
         std::fputs(kUsage, stderr);
