@@ -164,6 +164,28 @@ else:
     launcher.communicate()
 none_left("signal", tag)
 
+# a sibling that does not end at SIGTERM (stopped: SIGSTOP holds the SIGTERM pending) gets SIGKILL
+# after the grace period (5 s)
+tag = "tag-" + uuid.uuid4().hex
+launcher = subprocess.Popen([SPLRUN, "--nproc-per-node", "2", os.path.join(HERE, "spin.spl"), "60", tag],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env())
+workers = wait_for_workers(launcher, tag, 2)
+check("grace: two workers seen", len(workers) == 2, str(workers))
+by_rank = {r: pid for pid, r in workers.items()}
+if len(by_rank) == 2:
+    os.kill(by_rank["0"], signal.SIGSTOP)
+    t0 = time.monotonic()
+    os.kill(by_rank["1"], signal.SIGKILL)
+    out, err = launcher.communicate(timeout=30)
+    took = time.monotonic() - t0
+    check("grace: exit 1, rank 1 the root cause", launcher.returncode == 1
+          and "\n  rank      : 1 (local_rank: 1)\n" in err and "<NO_OTHER_FAILURES>" in err, err)
+    check("grace: SIGKILL after about 5 s", 4.5 <= took < 15, f"took {took:.1f} s")
+else:
+    launcher.kill()
+    launcher.communicate()
+none_left("grace", tag)
+
 # Ctrl-C (SIGINT) to the launcher stops the workers; the status is 128 + SIGINT
 tag = "tag-" + uuid.uuid4().hex
 launcher = subprocess.Popen([SPLRUN, "--nproc-per-node", "2", os.path.join(HERE, "spin.spl"), "60", tag],
