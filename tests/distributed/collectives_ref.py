@@ -1,0 +1,110 @@
+"""The reference of collectives.spl: the same collectives, inputs and printed lines with
+Python's torch.distributed (Gloo). Started by run_ranks.py as the Simple ranks are."""
+import datetime
+
+import torch
+import torch.distributed as dist
+
+
+def show(name, tensors):
+    values = [float(v) for t in tensors for v in t.to(torch.float64).flatten().tolist()]
+    print(f"{name}:" + "".join(f" {v}" for v in values), flush=True)
+
+
+dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=30))
+rank = dist.get_rank()
+n = dist.get_world_size()
+show("rank", [torch.arange(rank, rank + 1)])
+
+
+def x():
+    return torch.arange(1, 7, dtype=torch.float32) + 10.0 * rank
+
+
+for op in ["SUM", "PRODUCT", "MIN", "MAX", "AVG"]:
+    t = x()
+    dist.all_reduce(t, op=getattr(dist.ReduceOp, op))
+    show(f"all_reduce {op}", [t])
+for op in ["BAND", "BOR", "BXOR"]:
+    t = torch.arange(6, dtype=torch.int64) + 3 * rank
+    dist.all_reduce(t, op=getattr(dist.ReduceOp, op))
+    show(f"all_reduce {op}", [t])
+
+b = x()
+dist.broadcast(b, src=n - 1)
+show("broadcast", [b])
+
+r = x()
+dist.reduce(r, dst=0)
+if rank == 0:
+    show("reduce", [r])
+
+outs = [torch.zeros(6) for _ in range(n)]
+dist.all_gather(outs, x())
+show("all_gather", outs)
+
+flat = torch.zeros(n * 6)
+dist.all_gather_into_tensor(flat, x())
+show("all_gather_into_tensor", [flat])
+
+if rank == 1:
+    gathered = [torch.zeros(6) for _ in range(n)]
+    dist.gather(x(), gather_list=gathered, dst=1)
+    show("gather", gathered)
+else:
+    dist.gather(x(), dst=1)
+
+piece = torch.zeros(3)
+if rank == 0:
+    dist.scatter(piece, scatter_list=[torch.arange(3, dtype=torch.float32) * (i + 1) + 100.0 for i in range(n)], src=0)
+else:
+    dist.scatter(piece, src=0)
+show("scatter", [piece])
+
+rs = torch.zeros(2)
+dist.reduce_scatter_tensor(rs, torch.arange(n * 2, dtype=torch.float32) + rank)
+show("reduce_scatter_tensor", [rs])
+
+a2a = torch.zeros(n * 2)
+dist.all_to_all_single(a2a, torch.arange(n * 2, dtype=torch.float32) + 100.0 * rank)
+show("all_to_all_single", [a2a])
+
+sizes_in = [j + 1 for j in range(n)]
+sizes_out = [rank + 1 for _ in range(n)]
+a2av = torch.zeros(n * (rank + 1))
+dist.all_to_all_single(a2av, torch.arange(n * (n + 1) // 2, dtype=torch.float32) + 100.0 * rank,
+                       output_split_sizes=sizes_out, input_split_sizes=sizes_in)
+show("all_to_all_single uneven", [a2av])
+
+dist.barrier()
+
+got = torch.zeros(6)
+sending = dist.isend(x(), (rank + 1) % n)
+sender = dist.recv(got, src=(rank + n - 1) % n)
+sending.wait()
+show("send/recv", [got, torch.arange(sender, sender + 1)])
+
+if rank == 0:
+    any_got = torch.zeros(6)
+    frm = dist.recv(any_got)
+    show("recv any", [any_got, torch.arange(frm, frm + 1)])
+elif rank == 1:
+    dist.send(x() * 2.0, 0)
+
+t = x()
+work = dist.all_reduce(t, async_op=True)
+work.wait()
+show("all_reduce async", [t, torch.arange(1 if work.is_completed() else 0, 2)[0:1]])
+
+pair = dist.new_group([0, n - 1])
+gt = x()
+dist.all_reduce(gt, group=pair)
+if rank in (0, n - 1):
+    show("group all_reduce", [gt, torch.arange(dist.get_rank(group=pair), dist.get_rank(group=pair) + 1)])
+    gb = x()
+    dist.broadcast(gb, src=n - 1, group=pair)
+    show("group broadcast", [gb])
+
+dist.barrier()
+dist.destroy_process_group()
+print(f"done: {'true' if dist.is_initialized() else 'false'}", flush=True)

@@ -1,0 +1,154 @@
+"""Runs lib.torch.distributed's multi-process tests on loopback (127.0.0.1 only):
+
+- parity: N ranks of collectives.spl (splrun) and N ranks of collectives_ref.py (Python's
+  torch.distributed), for N = 2 and 3, each on a free port it picks, with MASTER_ADDR,
+  MASTER_PORT, RANK and WORLD_SIZE set; every rank's printed results must be equal.
+- faults (faults.spl): a rank that leaves mid-training, shapes that differ between ranks, a
+  TCPStore port in use, init_process_group twice, a collective before init: each must fail,
+  in bounded time, with an error naming the problem.
+
+Every run is killed after a deadline (and then fails). Usage: run_ranks.py BUILD_DIR
+"""
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+BUILD = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT / "build"
+PYTHON = ROOT / ".venv" / "bin" / "python"
+failures = []
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def simple_command(program):
+    return [str(BUILD / "host" / "splrun"), str(HERE / program)]
+
+
+def run_ranks(command, n, deadline, extra_env=None, port=None):
+    """Starts n ranks of `command`; returns [(returncode, stdout, stderr)], or None when the
+    deadline passed (every rank is killed then)."""
+    port = port or free_port()
+    procs = []
+    for rank in range(n):
+        env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
+                   WORLD_SIZE=str(n), GLOO_SOCKET_IFNAME="lo",
+                   SIMPLE_SFFI_PATH=str(BUILD / "runtime_plugin"), SIMPLE_LIB=str(ROOT / "spl_stubs" / "lib"),
+                   **(extra_env or {}))
+        procs.append(subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True, cwd=ROOT))
+    end = time.monotonic() + deadline
+    results = []
+    for p in procs:
+        try:
+            out, err = p.communicate(timeout=max(0.1, end - time.monotonic()))
+            results.append((p.returncode, out, err))
+        except subprocess.TimeoutExpired:
+            for q in procs:
+                q.kill()
+            for q in procs:
+                q.communicate()
+            return None
+    return results
+
+
+def parse(out):
+    lines = {}
+    for line in out.splitlines():
+        name, _, values = line.partition(":")
+        lines[name] = [float(v) for v in values.split()] if name != "done" else values.strip()
+    return lines
+
+
+def check(condition, what):
+    print(("ok    " if condition else "FAIL  ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+
+
+def parity(n):
+    simple = run_ranks(simple_command("collectives.spl"), n, 120)
+    python = run_ranks([str(PYTHON), str(HERE / "collectives_ref.py")], n, 120)
+    check(simple is not None, f"{n} Simple ranks end within 120 s")
+    check(python is not None, f"{n} Python ranks end within 120 s")
+    if simple is None or python is None:
+        return
+    for rank in range(n):
+        (src, sout, serr), (prc, pout, perr) = simple[rank], python[rank]
+        check(src == 0, f"{n} ranks: Simple rank {rank} exits 0" + (f" ({serr.strip()[-400:]})" if src else ""))
+        check(prc == 0, f"{n} ranks: Python rank {rank} exits 0" + (f" ({perr.strip()[-400:]})" if prc else ""))
+        s, p = parse(sout), parse(pout)
+        check(len(p) >= 15, f"{n} ranks: rank {rank} printed {len(p)} results")
+        for name in p:
+            check(s.get(name) == p[name], f"{n} ranks, rank {rank}: {name}" +
+                  ("" if s.get(name) == p[name] else f": Simple {s.get(name)} Python {p[name]}"))
+        extra = sorted(set(s) - set(p))
+        check(not extra, f"{n} ranks, rank {rank}: no result Python lacks {extra}")
+
+
+def fault(name, n, expect, deadline=60, port=None):
+    """Runs faults.spl with FAULT=name; every rank that should fail must, naming `expect`."""
+    start = time.monotonic()
+    results = run_ranks(simple_command("faults.spl"), n, deadline, {"FAULT": name}, port=port)
+    took = time.monotonic() - start
+    check(results is not None, f"fault {name}: ends within {deadline} s")
+    if results is None:
+        return []
+    for rank, (rc, out, err) in enumerate(results):
+        if expect.get(rank) is None:
+            continue
+        check(rc != 0 and expect[rank] in err,
+              f"fault {name}: rank {rank} fails naming {expect[rank]!r} ({took:.1f} s)" +
+              ("" if rc != 0 and expect[rank] in err else f": rc {rc}, stderr {err.strip()[-600:]!r}"))
+    return results
+
+
+def faults():
+    fault("before_init", 1, {0: "Default process group has not been initialized, please make sure to call "
+                                "init_process_group."})
+    fault("twice", 1, {0: "trying to initialize the default process group twice!"})
+    # shapes that differ: as with Python's torch.distributed, rank 0's smaller all_reduce
+    # completes and rank 1's fails with Gloo's transport error (pair.cc), never hangs
+    fault("shapes", 2, {1: "pair.cc"})
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        fault("port", 1, {0: "address already in use"}, port=port)
+    # rank 1 leaves after one step: rank 0's next all_reduce fails within the 10 s timeout
+    start = time.monotonic()
+    results = fault("exit", 2, {0: "Connection"}, deadline=45)
+    if results:
+        check(results[1][0] != 0 or "unexpectedly done" in results[1][1], "fault exit: rank 1 ran to its end")
+        check(time.monotonic() - start < 40, "fault exit: the other rank failed within the timeout")
+    # ranks waiting on each other (none gone): each fails after the group's 10 s timeout
+    start = time.monotonic()
+    fault("stall", 2, {0: "Timed out", 1: "Timed out"}, deadline=45)
+    check(time.monotonic() - start < 30, "fault stall: the ranks failed within about the timeout")
+
+
+def main():
+    if not (BUILD / "host" / "splrun").exists():
+        print("skipped: no splrun in", BUILD)
+        return 77
+    probe = run_ranks(simple_command("gloo_available.spl"), 1, 60)
+    if probe is None or probe[0][1].strip() != "true":
+        print("skipped: this plugin has no Gloo backend", probe and probe[0])
+        return 77
+    for n in (2, 3):
+        parity(n)
+    faults()
+    print(f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
