@@ -67,12 +67,14 @@ SPL_TORCH_EXPORT int64_t rt_torch_dist_file_store(const char* path, int64_t worl
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_dist_hash_store(void) {
-    return spl::guarded<int64_t>(__func__, [&] { return spl::dist::insert_store(c10::make_intrusive<c10d::HashStore>()); });
+    return spl::guarded<int64_t>(__func__,
+                                 [&] { return spl::dist::insert_store(c10::make_intrusive<c10d::HashStore>()); });
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_dist_prefix_store(const char* prefix, int64_t store) {
     return spl::guarded<int64_t>(__func__, [&] {
-        return spl::dist::insert_store(c10::make_intrusive<c10d::PrefixStore>(prefix, spl::dist::store(store, "store")));
+        return spl::dist::insert_store(
+            c10::make_intrusive<c10d::PrefixStore>(prefix, spl::dist::store(store, "store")));
     });
 }
 
@@ -124,9 +126,8 @@ SPL_TORCH_EXPORT void rt_torch_dist_store_set_timeout(int64_t store, int64_t tim
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_dist_store_timeout_ms(int64_t store) {
-    return spl::guarded<int64_t>(__func__, [&] {
-        return static_cast<int64_t>(spl::dist::store(store, "store")->getTimeout().count());
-    });
+    return spl::guarded<int64_t>(
+        __func__, [&] { return static_cast<int64_t>(spl::dist::store(store, "store")->getTimeout().count()); });
 }
 
 // The environment variable `name`, or nil where it is not set (os.environ.get).
