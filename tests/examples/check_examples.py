@@ -15,6 +15,7 @@ import glob
 import math
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -33,10 +34,16 @@ def require(condition, reason):
         raise CheckFailed(reason)
 
 
-def run(splrun, path, args=()):
-    done = subprocess.run([splrun, path, *args], capture_output=True, text=True, timeout=600)
+def run(splrun, path, args=(), launcher=()):
+    done = subprocess.run([splrun, *launcher, path, *args], capture_output=True, text=True, timeout=600)
     require(done.returncode == 0, f"{path} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}")
     return done.stdout
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def number(token, line):
@@ -129,7 +136,7 @@ def digits_args(examples, tmp):
 
 
 CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm, "digits": check_digits,
-          "pinn": check_pinn, "straight_through": check_straight_through}
+          "pinn": check_pinn, "straight_through": check_straight_through, "ddp_digits": check_digits}
 
 
 def check_all(names, check_one, say=print):
@@ -216,8 +223,10 @@ def main():
 
     def check_one(name):
         require(name in CHECKS, f"no such example (known: {', '.join(CHECKS)})")
-        args = digits_args(examples, tmp) if name == "digits" else []
-        CHECKS[name](run(splrun, f"{examples}/{name}.spl", args))
+        args = digits_args(examples, tmp) if name in ("digits", "ddp_digits") else []
+        # ddp_digits: 2 processes under splrun's launcher (DistributedDataParallel over Gloo on loopback)
+        launcher = ["--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port", str(free_port())] if name == "ddp_digits" else []
+        CHECKS[name](run(splrun, f"{examples}/{name}.spl", args, launcher))
 
     sys.exit(1 if check_all(sys.argv[3:] or list(CHECKS), check_one) else 0)
 
