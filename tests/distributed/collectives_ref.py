@@ -1,6 +1,8 @@
 """The reference of collectives.spl: the same collectives, inputs and printed lines with
 Python's torch.distributed (Gloo). Started by run_ranks.py as the Simple ranks are."""
 import datetime
+import json
+import os
 
 import torch
 import torch.distributed as dist
@@ -96,14 +98,28 @@ work = dist.all_reduce(t, async_op=True)
 work.wait()
 show("all_reduce async", [t, torch.arange(1 if work.is_completed() else 0, 2)[0:1]])
 
-pair = dist.new_group([0, n - 1])
-gt = x()
-dist.all_reduce(gt, group=pair)
-if rank in (0, n - 1):
-    show("group all_reduce", [gt, torch.arange(dist.get_rank(group=pair), dist.get_rank(group=pair) + 1)])
-    gb = x()
-    dist.broadcast(gb, src=n - 1, group=pair)
-    show("group broadcast", [gb])
+if "MIXED" not in os.environ:
+    pair = dist.new_group([0, n - 1])
+    gt = x()
+    dist.all_reduce(gt, group=pair)
+    if rank in (0, n - 1):
+        show("group all_reduce", [gt, torch.arange(dist.get_rank(group=pair), dist.get_rank(group=pair) + 1)])
+        gb = x()
+        dist.broadcast(gb, src=n - 1, group=pair)
+        show("group broadcast", [gb])
+
+
+def spl_text(value):
+    """An object as Simple prints it: JSON's form with nil, true and false."""
+    return json.dumps(value).replace("null", "nil")
+
+
+objects = [{"lr": 0.5, "name": "run-7", "steps": [1, 2, 3]}, "text", 42, None, True, 2.25] if rank == n - 1 else [None] * 6
+dist.broadcast_object_list(objects, src=n - 1)
+print(f"objects broadcast_object_list: {spl_text(objects)}", flush=True)
+gathered = [None] * n
+dist.all_gather_object(gathered, {"rank": rank, "tags": [f"r{rank}" for _ in range(rank + 1)], "score": rank / 4.0})
+print(f"objects all_gather_object: {spl_text(gathered)}", flush=True)
 
 dist.barrier()
 dist.destroy_process_group()

@@ -3,6 +3,7 @@
 - parity: N ranks of collectives.spl (splrun) and N ranks of collectives_ref.py (Python's
   torch.distributed), for N = 2 and 3, each on a free port it picks, with MASTER_ADDR,
   MASTER_PORT, RANK and WORLD_SIZE set; every rank's printed results must be equal.
+- one group of two languages: rank 0 Python, rank 1 Simple, printing what two Python ranks do.
 - faults (faults.spl): a rank that leaves mid-training, shapes that differ between ranks, a
   TCPStore port in use, init_process_group twice, a collective before init: each must fail,
   in bounded time, with an error naming the problem.
@@ -34,8 +35,8 @@ def simple_command(program):
 
 
 def run_ranks(command, n, deadline, extra_env=None, port=None):
-    """Starts n ranks of `command`; returns [(returncode, stdout, stderr)], or None when the
-    deadline passed (every rank is killed then)."""
+    """Starts n ranks of `command` (or of command(rank) when it is a function); returns
+    [(returncode, stdout, stderr)], or None when the deadline passed (every rank is killed then)."""
     port = port or free_port()
     procs = []
     for rank in range(n):
@@ -43,7 +44,7 @@ def run_ranks(command, n, deadline, extra_env=None, port=None):
                    WORLD_SIZE=str(n), GLOO_SOCKET_IFNAME="lo",
                    SIMPLE_SFFI_PATH=str(BUILD / "runtime_plugin"), SIMPLE_LIB=str(ROOT / "spl_stubs" / "lib"),
                    **(extra_env or {}))
-        procs.append(subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        procs.append(subprocess.Popen(command(rank) if callable(command) else command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       text=True, cwd=ROOT))
     end = time.monotonic() + deadline
     results = []
@@ -64,7 +65,8 @@ def parse(out):
     lines = {}
     for line in out.splitlines():
         name, _, values = line.partition(":")
-        lines[name] = [float(v) for v in values.split()] if name != "done" else values.strip()
+        text = name == "done" or name.startswith("objects ")
+        lines[name] = values.strip() if text else [float(v) for v in values.split()]
     return lines
 
 
@@ -74,24 +76,43 @@ def check(condition, what):
         failures.append(what)
 
 
-def parity(n):
-    simple = run_ranks(simple_command("collectives.spl"), n, 120)
-    python = run_ranks([str(PYTHON), str(HERE / "collectives_ref.py")], n, 120)
-    check(simple is not None, f"{n} Simple ranks end within 120 s")
-    check(python is not None, f"{n} Python ranks end within 120 s")
+PYTHON_RANK = [str(PYTHON), str(HERE / "collectives_ref.py")]
+
+
+def compare(label, simple, python):
+    """Each rank's printed results of `simple` (a run whose ranks may be Simple or Python)
+    against the all-Python run's."""
+    check(simple is not None, f"{label}: the ranks end within 120 s")
+    check(python is not None, f"{label}: the Python ranks end within 120 s")
     if simple is None or python is None:
         return
-    for rank in range(n):
+    for rank in range(len(python)):
         (src, sout, serr), (prc, pout, perr) = simple[rank], python[rank]
-        check(src == 0, f"{n} ranks: Simple rank {rank} exits 0" + (f" ({serr.strip()[-400:]})" if src else ""))
-        check(prc == 0, f"{n} ranks: Python rank {rank} exits 0" + (f" ({perr.strip()[-400:]})" if prc else ""))
+        check(src == 0, f"{label}: rank {rank} exits 0" + (f" ({serr.strip()[-400:]})" if src else ""))
+        check(prc == 0, f"{label}: Python rank {rank} exits 0" + (f" ({perr.strip()[-400:]})" if prc else ""))
         s, p = parse(sout), parse(pout)
-        check(len(p) >= 15, f"{n} ranks: rank {rank} printed {len(p)} results")
+        check(len(p) >= 15, f"{label}: rank {rank} printed {len(p)} results")
         for name in p:
-            check(s.get(name) == p[name], f"{n} ranks, rank {rank}: {name}" +
-                  ("" if s.get(name) == p[name] else f": Simple {s.get(name)} Python {p[name]}"))
+            check(s.get(name) == p[name], f"{label}, rank {rank}: {name}" +
+                  ("" if s.get(name) == p[name] else f": got {s.get(name)} Python {p[name]}"))
         extra = sorted(set(s) - set(p))
-        check(not extra, f"{n} ranks, rank {rank}: no result Python lacks {extra}")
+        check(not extra, f"{label}, rank {rank}: no result Python lacks {extra}")
+
+
+def parity(n):
+    simple = run_ranks(simple_command("collectives.spl"), n, 120)
+    python = run_ranks(PYTHON_RANK, n, 120)
+    compare(f"{n} Simple ranks", simple, python)
+
+
+def mixed():
+    """One group of two languages: rank 0 Python's torch.distributed, rank 1 lib.torch's
+    (same store keys, same Gloo), each printing what the all-Python run prints. Groups made
+    by new_group are left out: Python 2.15 makes them through ProcessGroup.new_group."""
+    env = {"MIXED": "1"}
+    both = run_ranks(lambda rank: PYTHON_RANK if rank == 0 else simple_command("collectives.spl"), 2, 120, env)
+    python = run_ranks(PYTHON_RANK, 2, 120, env)
+    compare("Python rank 0 + Simple rank 1", both, python)
 
 
 def fault(name, n, expect, deadline=60, port=None):
@@ -140,11 +161,12 @@ def main():
         print("skipped: no splrun in", BUILD)
         return 77
     probe = run_ranks(simple_command("gloo_available.spl"), 1, 60)
-    if probe is None or probe[0][1].strip() != "true":
-        print("skipped: this plugin has no Gloo backend", probe and probe[0])
+    if probe is not None and probe[0][1].strip() == "false":
+        print("skipped: this plugin has no Gloo backend")
         return 77
     for n in (2, 3):
         parity(n)
+    mixed()
     faults()
     print(f"{len(failures)} failures")
     return 1 if failures else 0
