@@ -42,7 +42,8 @@ def run_ranks(command, n, deadline, extra_env=None, port=None):
     for rank in range(n):
         env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
                    WORLD_SIZE=str(n), GLOO_SOCKET_IFNAME="lo",
-                   SIMPLE_SFFI_PATH=str(BUILD / "runtime_plugin"), SIMPLE_LIB=str(ROOT / "spl_stubs" / "lib"),
+                   SIMPLE_SFFI_PATH=str(BUILD / "runtime_plugin"),
+                   SIMPLE_LIB=os.environ.get("SIMPLE_LIB") or str(ROOT / "spl_stubs" / "lib"),
                    **(extra_env or {}))
         procs.append(subprocess.Popen(command(rank) if callable(command) else command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       text=True, cwd=ROOT))
