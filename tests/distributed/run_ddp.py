@@ -7,6 +7,8 @@
 - one process group, two languages: rank 0 runs ddp_ref.py (Python), rank 1 ddp.spl (Simple);
   both ranks' parameters after 20 steps are identical to each other and to the all-Python run.
 
+and ddp_spec.spl (one rank: repr, names, errors against make_ddp_fixtures.py's ddp_fixtures.spl).
+
 Usage: run_ddp.py BUILD_DIR (skipped, 77, without splrun or Gloo).
 """
 import os
@@ -85,6 +87,12 @@ def main():
     if probe is None or probe[0][1].strip() != "true":
         print("skipped: this plugin has no Gloo backend", probe and probe[0])
         return 77
+    env = dict(os.environ, SIMPLE_SFFI_PATH=str(rr.BUILD / "runtime_plugin"), SIMPLE_LIB=str(rr.ROOT / "spl_stubs" / "lib"))
+    spec = subprocess.run([str(rr.BUILD / "host" / "splrun"), "test", str(rr.HERE / "ddp_spec.spl")], env=env,
+                          capture_output=True, text=True, timeout=DEADLINE, cwd=rr.ROOT)
+    check(spec.returncode == 0 and " 0 failed" in spec.stdout,
+          "ddp_spec.spl (1-rank group: repr, names, errors, buckets, no_sync, static graph)" +
+          ("" if spec.returncode == 0 else f": {spec.stdout[-1500:]} {spec.stderr[-600:]}"))
     simple_cmd = rr.simple_command("ddp.spl")
     python_cmd = [str(rr.PYTHON), str(rr.HERE / "ddp_ref.py")]
     simple = ran("2 Simple ranks", start([simple_cmd, simple_cmd]))
