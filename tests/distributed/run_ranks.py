@@ -1,4 +1,5 @@
-"""Runs lib.torch.distributed's multi-process tests on loopback (127.0.0.1 only):
+"""Runs lib.torch.distributed's multi-process tests on loopback (127.0.0.1 only), after its
+one-process spec (store_spec.spl):
 
 - parity: N ranks of collectives.spl (splrun) and N ranks of collectives_ref.py (Python's
   torch.distributed), for N = 2 and 3, each on a free port it picks, with MASTER_ADDR,
@@ -165,6 +166,9 @@ def main():
     if probe is not None and probe[0][1].strip() == "false":
         print("skipped: this plugin has no Gloo backend")
         return 77
+    spec = run_ranks([str(BUILD / "host" / "splrun"), "test", str(HERE / "store_spec.spl")], 1, 120)
+    check(spec is not None and spec[0][0] == 0,
+          "store_spec.spl passes" + ("" if spec is not None and spec[0][0] == 0 else f": {spec and spec[0][1][-1500:]}"))
     for n in (2, 3):
         parity(n)
     mixed()
