@@ -105,7 +105,7 @@ TEST_CASE_FIXTURE(LeakChecked, "a 1-rank Gloo group's all_reduce, broadcast and 
         const Input t = input({2, 3}, 7);
         std::vector<at::Tensor> ref{t.ref.clone()};
         c10d::AllreduceOptions o;
-        o.reduceOp = std::string(op) == "SUM" ? c10d::ReduceOp::SUM
+        o.reduceOp = std::string(op) == "SUM"   ? c10d::ReduceOp::SUM
                      : std::string(op) == "MAX" ? c10d::ReduceOp::MAX
                                                 : c10d::ReduceOp::PRODUCT;
         direct->allreduce(ref, o)->wait();
