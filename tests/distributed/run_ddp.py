@@ -20,6 +20,8 @@ import run_ranks as rr
 
 failures = []
 DEADLINE = 90
+# lib.torch: SIMPLE_LIB when set (the mutation check points it at a mutated copy), else the checkout's
+LIB = os.environ.get("SIMPLE_LIB") or str(rr.ROOT / "spl_stubs" / "lib")
 
 
 def check(condition, what):
@@ -35,7 +37,7 @@ def start(commands):
     for rank, command in enumerate(commands):
         env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
                    WORLD_SIZE=str(len(commands)), GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1",
-                   SIMPLE_SFFI_PATH=str(rr.BUILD / "runtime_plugin"), SIMPLE_LIB=str(rr.ROOT / "spl_stubs" / "lib"))
+                   SIMPLE_SFFI_PATH=str(rr.BUILD / "runtime_plugin"), SIMPLE_LIB=LIB)
         procs.append(subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       text=True, cwd=rr.ROOT))
     end = time.monotonic() + DEADLINE
@@ -87,7 +89,7 @@ def main():
     if probe is None or probe[0][1].strip() != "true":
         print("skipped: this plugin has no Gloo backend", probe and probe[0])
         return 77
-    env = dict(os.environ, SIMPLE_SFFI_PATH=str(rr.BUILD / "runtime_plugin"), SIMPLE_LIB=str(rr.ROOT / "spl_stubs" / "lib"))
+    env = dict(os.environ, SIMPLE_SFFI_PATH=str(rr.BUILD / "runtime_plugin"), SIMPLE_LIB=LIB)
     spec = subprocess.run([str(rr.BUILD / "host" / "splrun"), "test", str(rr.HERE / "ddp_spec.spl")], env=env,
                           capture_output=True, text=True, timeout=DEADLINE, cwd=rr.ROOT)
     check(spec.returncode == 0 and " 0 failed" in spec.stdout,
