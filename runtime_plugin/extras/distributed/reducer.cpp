@@ -85,7 +85,8 @@ SPL_TORCH_EXPORT int64_t rt_torch_dist_reducer_new(int64_t group, SplI64Array pa
             if (!states.empty()) c10d::broadcast_coalesced(pg, states, 250 * 1024 * 1024, 0);
         }
         std::vector<size_t> size_limits(limits.data, limits.data + limits.len);
-        auto [bucket_indices, per_bucket_limits] = c10d::compute_bucket_assignment_by_size(parameters, size_limits, sparse);
+        auto [bucket_indices, per_bucket_limits] =
+            c10d::compute_bucket_assignment_by_size(parameters, size_limits, sparse);
         std::reverse(bucket_indices.begin(), bucket_indices.end());
         std::reverse(per_bucket_limits.begin(), per_bucket_limits.end());
         std::unordered_map<size_t, std::string> param_names;
@@ -95,10 +96,10 @@ SPL_TORCH_EXPORT int64_t rt_torch_dist_reducer_new(int64_t group, SplI64Array pa
         }
         (void)per_bucket_limits;
         std::vector<int64_t> rebuild(rebuild_limits.data, rebuild_limits.data + rebuild_limits.len);
-        auto reducer = std::make_unique<c10d::Reducer>(
-            parameters, bucket_indices, pg, sparse, bucket_bytes_cap, find_unused_parameters, gradient_as_bucket_view,
-            param_names, first_bucket_bytes_cap, /*skip_all_reduce_unused_params=*/false,
-            /*use_python_reducer=*/false, rebuild);
+        auto reducer = std::make_unique<c10d::Reducer>(parameters, bucket_indices, pg, sparse, bucket_bytes_cap,
+                                                       find_unused_parameters, gradient_as_bucket_view, param_names,
+                                                       first_bucket_bytes_cap, /*skip_all_reduce_unused_params=*/false,
+                                                       /*use_python_reducer=*/false, rebuild);
         if (static_graph) reducer->set_static_graph();
         return spl::HandleTable::instance().insert_object(std::make_shared<ReducerObject>(pg, std::move(reducer)));
     });
@@ -117,7 +118,8 @@ SPL_TORCH_EXPORT bool rt_torch_dist_reducer_rebuild_buckets(int64_t reducer) {
 // outputs: the forward's output tensors, from which find_unused_parameters searches the graph
 // (empty otherwise).
 SPL_TORCH_EXPORT void rt_torch_dist_reducer_prepare_for_backward(int64_t reducer, SplI64Array outputs) {
-    spl::guarded<void>(__func__, [&] { reducer_of(reducer).prepare_for_backward(spl::tensor_list(outputs, "outputs")); });
+    spl::guarded<void>(__func__,
+                       [&] { reducer_of(reducer).prepare_for_backward(spl::tensor_list(outputs, "outputs")); });
 }
 
 // torch.distributed._broadcast_coalesced: `tensors` from rank `src`, in buckets of buffer_size bytes.
@@ -127,7 +129,8 @@ SPL_TORCH_EXPORT void rt_torch_dist_broadcast_coalesced(int64_t group, SplI64Arr
         std::vector<at::Tensor> list = spl::tensor_list(tensors, "tensors");
         for (auto& t : list) t = t.detach();
         if (!list.empty())
-            c10d::broadcast_coalesced(process_group(group), list, static_cast<size_t>(buffer_size), static_cast<int>(src));
+            c10d::broadcast_coalesced(process_group(group), list, static_cast<size_t>(buffer_size),
+                                      static_cast<int>(src));
     });
 }
 
@@ -166,7 +169,6 @@ SPL_TORCH_EXPORT void rt_torch_dist_broadcast_coalesced(int64_t, SplI64Array, in
 } // extern "C"
 
 #endif
-
 
 SPL_EXTRA(rt_torch_dist_reducer_new, "group", "params", "expect_sparse", "limits", "rebuild_limits", "bucket_bytes_cap",
           "first_bucket_bytes_cap", "find_unused_parameters", "gradient_as_bucket_view", "static_graph", "init_sync",
