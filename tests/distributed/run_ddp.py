@@ -44,8 +44,8 @@ def start(commands):
     results = []
     for p in procs:
         try:
-            results.append((p.returncode, *p.communicate(timeout=max(0.1, end - time.monotonic()))))
-            results[-1] = (p.returncode, results[-1][1], results[-1][2])
+            out, err = p.communicate(timeout=max(0.1, end - time.monotonic()))
+            results.append((p.returncode, out, err))
         except subprocess.TimeoutExpired:
             for q in procs:
                 q.kill()
