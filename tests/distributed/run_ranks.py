@@ -117,6 +117,27 @@ def mixed():
     compare("Python rank 0 + Simple rank 1", both, python)
 
 
+def launchers():
+    """launched.spl under splrun's launcher and under Python's torchrun (--no-python): every
+    rank joins the group from the environment the launcher sets."""
+    env = dict(os.environ, SIMPLE_SFFI_PATH=str(BUILD / "runtime_plugin"),
+               SIMPLE_LIB=os.environ.get("SIMPLE_LIB", str(ROOT / "spl_stubs" / "lib")), GLOO_SOCKET_IFNAME="lo")
+    splrun = str(BUILD / "host" / "splrun")
+    program = str(HERE / "launched.spl")
+    want = ["rank 0 of 2: [3.0, 3.0]", "rank 1 of 2: [3.0, 3.0]"]
+    for label, command in [("splrun --nproc-per-node 2", [splrun, "--nproc-per-node", "2", "--master-port", str(free_port()), program]),
+                           ("torchrun --no-python splrun", [str(ROOT / ".venv" / "bin" / "torchrun"), "--nproc-per-node", "2",
+                                                             "--master-port", str(free_port()), "--no-python", splrun, program])]:
+        try:
+            r = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, cwd=ROOT)
+        except subprocess.TimeoutExpired:
+            check(False, f"{label}: ends within 120 s")
+            continue
+        got = sorted(line for line in r.stdout.splitlines() if line.startswith("rank "))
+        check(r.returncode == 0 and got == want, f"{label}: both ranks joined and reduced" +
+              ("" if got == want else f": got {got}, exit {r.returncode}: {r.stderr[-400:]}"))
+
+
 def fault(name, n, expect, deadline=60, port=None):
     """Runs faults.spl with FAULT=name; every rank that should fail must, naming `expect`."""
     start = time.monotonic()
@@ -172,6 +193,7 @@ def main():
     for n in (2, 3):
         parity(n)
     mixed()
+    launchers()
     faults()
     print(f"{len(failures)} failures")
     return 1 if failures else 0
