@@ -121,6 +121,35 @@ gathered = [None] * n
 dist.all_gather_object(gathered, {"rank": rank, "tags": [f"r{rank}" for _ in range(rank + 1)], "score": rank / 4.0})
 print(f"objects all_gather_object: {spl_text(gathered)}", flush=True)
 
+a2a_outs = [torch.zeros(2) for _ in range(n)]
+dist.all_to_all(a2a_outs, [torch.arange(2, dtype=torch.float32) + 100.0 * rank + 10.0 * j for j in range(n)])
+show("all_to_all", a2a_outs)
+if "MIXED" not in os.environ:
+    rsl = torch.zeros(2)
+    dist.reduce_scatter(rsl, [torch.arange(2, dtype=torch.float32) + (rank * 10 + j) for j in range(n)])
+    show("reduce_scatter", [rsl])
+batch_got = torch.zeros(6)
+works = dist.batch_isend_irecv([dist.P2POp(dist.isend, x(), (rank + 1) % n), dist.P2POp(dist.irecv, batch_got, (rank + n - 1) % n)])
+for w in works:
+    w.wait()
+show("batch_isend_irecv", [batch_got])
+at_dst = [None] * n
+dist.gather_object({"from": rank}, object_gather_list=at_dst if rank == n - 1 else None, dst=n - 1)
+if rank == n - 1:
+    print(f"objects gather_object: {spl_text(at_dst)}", flush=True)
+one = [None]
+dist.scatter_object_list(one, scatter_object_input_list=[["s", i] for i in range(n)] if rank == 0 else None, src=0)
+print(f"objects scatter_object_list: {spl_text(one)}", flush=True)
+if rank == 0:
+    dist.send_object_list([{"k": [1, 2]}, "two", 3.5], 1)
+elif rank == 1:
+    received = [None] * 3
+    from_rank = dist.recv_object_list(received, src=0)
+    print(f"objects recv_object_list: {spl_text(received)} {from_rank}", flush=True)
+if "MIXED" not in os.environ:
+    sub, subs = dist.new_subgroups_by_enumeration([[i] for i in range(n)])
+    show("subgroups", [torch.arange(dist.get_rank(group=sub), dist.get_rank(group=sub) + 1), torch.arange(len(subs), len(subs) + 1)])
+
 dist.barrier()
 dist.destroy_process_group()
 print(f"done: {'true' if dist.is_initialized() else 'false'}", flush=True)
