@@ -43,6 +43,7 @@ NAMESPACES = [
     ("torch.special", "lib.torch.special"),
     ("torch.distributions", "lib.torch.distributions"),
     ("torch.random", "lib.torch.random"),
+    ("torch.distributed", "lib.torch.distributed"),
 ]
 
 
