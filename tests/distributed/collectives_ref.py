@@ -150,6 +150,8 @@ if "MIXED" not in os.environ:
     sub, subs = dist.new_subgroups_by_enumeration([[i] for i in range(n)])
     show("subgroups", [torch.arange(dist.get_rank(group=sub), dist.get_rank(group=sub) + 1), torch.arange(len(subs), len(subs) + 1)])
 
+dist.monitored_barrier(timeout=datetime.timedelta(seconds=20), wait_all_ranks=True)
+print(f"monitored_barrier: {rank}", flush=True)
 dist.barrier()
 dist.destroy_process_group()
 print(f"done: {'true' if dist.is_initialized() else 'false'}", flush=True)

@@ -162,6 +162,8 @@ def faults():
     # shapes that differ: as with Python's torch.distributed, rank 0's smaller all_reduce
     # completes and rank 1's fails with Gloo's transport error (pair.cc), never hangs
     fault("shapes", 2, {1: "pair.cc"})
+    # rank 1 never reaches the monitored barrier: rank 0's error names it after 2 s
+    fault("monitored", 2, {0: "Rank 1 failed to pass monitoredBarrier"}, deadline=45)
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
