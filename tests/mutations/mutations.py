@@ -11,7 +11,7 @@ usage:
   mutations.py run-test TOKEN ROOT LIB LOG WORK runs one test token; its exit status is the test's
 
 A test token is spec:PATH (`splrun test PATH`, from the repository root, SIMPLE_LIB=LIB),
-meson:NAME (that test's command, environment and folder from build/meson-info, run directly:
+meson:NAME (that test's command, environment and folder from build/meson-info, run directly, SIMPLE_LIB=LIB where it names the source tree's lib:
 `meson test` would rewrite build/meson-logs, which scripts/test.sh reads for its totals) or
 plugin:CASES (the plugin suite's binary with -tc=CASES; plugin:!CASES: all but those, -tce).
 A spec of tests/spl, nn, optim or data runs in a copy of its folder under WORK with its fixtures
@@ -142,6 +142,9 @@ def run_test(token, root, lib, log, work):
     elif kind in ("meson", "plugin"):
         t = meson_test(root, arg if kind == "meson" else "plugin")
         env.update(t.get("env") or {})
+        # A test that reads the source tree's lib.torch reads the mutated private copy instead.
+        if env.get("SIMPLE_LIB") == os.path.join(root, "spl_stubs", "lib"):
+            env["SIMPLE_LIB"] = lib
         # plugin:!CASES leaves those cases out (-tce): a timing case that fails under load
         # says nothing about a mutant.
         cases = [] if kind == "meson" else [f"-tce={arg[1:]}"] if arg.startswith("!") else [f"-tc={arg}"]
