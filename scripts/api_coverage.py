@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import types
+import warnings
 
 import torch
 
@@ -57,7 +58,9 @@ def python_names(ns):
         names = getattr(obj, "__all__", None)
     if names is None:
         names = [n for n in dir(obj) if not n.startswith("_")]
-    return sorted({n for n in names if not isinstance(getattr(obj, n, None), types.ModuleType)})
+    with warnings.catch_warnings():   # reading a deprecated name (torch.distributed.reduce_op) warns
+        warnings.simplefilter("ignore")
+        return sorted({n for n in names if not isinstance(getattr(obj, n, None), types.ModuleType)})
 
 
 def lib_names(module, splrun, env):
