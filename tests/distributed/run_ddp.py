@@ -14,14 +14,11 @@ Usage: run_ddp.py BUILD_DIR (skipped, 77, without splrun or Gloo).
 import os
 import subprocess
 import sys
-import time
 
 import run_ranks as rr
 
 failures = []
 DEADLINE = 90
-# lib.torch: SIMPLE_LIB when set (the mutation check points it at a mutated copy), else the checkout's
-LIB = os.environ.get("SIMPLE_LIB") or str(rr.ROOT / "spl_stubs" / "lib")
 
 
 def check(condition, what):
@@ -31,28 +28,9 @@ def check(condition, what):
 
 
 def start(commands):
-    """Starts one rank per command on a fresh port; [(rc, stdout, stderr)] or None after DEADLINE."""
-    port = rr.free_port()
-    procs = []
-    for rank, command in enumerate(commands):
-        env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
-                   WORLD_SIZE=str(len(commands)), GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1",
-                   SIMPLE_SFFI_PATH=str(rr.BUILD / "runtime_plugin"), SIMPLE_LIB=LIB)
-        procs.append(subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      text=True, cwd=rr.ROOT))
-    end = time.monotonic() + DEADLINE
-    results = []
-    for p in procs:
-        try:
-            out, err = p.communicate(timeout=max(0.1, end - time.monotonic()))
-            results.append((p.returncode, out, err))
-        except subprocess.TimeoutExpired:
-            for q in procs:
-                q.kill()
-            for q in procs:
-                q.communicate()
-            return None
-    return results
+    """Starts one rank per command on a fresh port (run_ranks.py's starter); [(rc, stdout,
+    stderr)] or None after DEADLINE."""
+    return rr.run_ranks(lambda rank: commands[rank], len(commands), DEADLINE, {"OMP_NUM_THREADS": "1"})
 
 
 def parse(out):
@@ -89,7 +67,8 @@ def main():
     if probe is None or probe[0][1].strip() != "true":
         print("skipped: this plugin has no Gloo backend", probe and probe[0])
         return 77
-    env = dict(os.environ, SIMPLE_SFFI_PATH=str(rr.BUILD / "runtime_plugin"), SIMPLE_LIB=LIB)
+    env = dict(os.environ, SIMPLE_SFFI_PATH=str(rr.BUILD / "runtime_plugin"),
+               SIMPLE_LIB=os.environ.get("SIMPLE_LIB") or str(rr.ROOT / "spl_stubs" / "lib"))
     spec = subprocess.run([str(rr.BUILD / "host" / "splrun"), "test", str(rr.HERE / "ddp_spec.spl")], env=env,
                           capture_output=True, text=True, timeout=DEADLINE, cwd=rr.ROOT)
     check(spec.returncode == 0 and " 0 failed" in spec.stdout,
