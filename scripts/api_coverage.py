@@ -77,7 +77,8 @@ def lib_names(module, splrun, env):
     finally:
         os.unlink(f.name)
     if r.returncode != 0:
-        if "cannot find module" in r.stderr or ("has no `" + module.rsplit(".", 1)[-1] + "`") in r.stderr:
+        if module is not None and ("cannot find module" in r.stderr or
+                                   ("has no `" + module.rsplit(".", 1)[-1] + "`") in r.stderr):
             return None
         sys.exit("api_coverage.py: splrun failed on " + (module or "Tensor") + ":\n" + r.stderr)
     return set(r.stdout.split())

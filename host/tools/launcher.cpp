@@ -345,7 +345,14 @@ std::string failure_report(const std::string& program, const std::vector<const W
     std::string others;
     for (size_t i = 1; i < failures.size(); ++i) others += format_failure(i, *failures[i]);
     if (others.empty()) others = "  <NO_OTHER_FAILURES>\n";
-    size_t width = std::min<size_t>(std::max<size_t>(title.size(), 60), 60);
+    // torchrun's width: the widest of the title and the failures' lines, at most 60
+    size_t width = title.size();
+    for (const std::string* text : {&root, &others}) {
+        size_t start = 0;
+        for (size_t end; (end = text->find('\n', start)) != std::string::npos; start = end + 1)
+            width = std::max(width, end - start);
+    }
+    width = std::min<size_t>(width, 60);
     std::string border(width, '='), section(width, '-');
     return "\n" + border + "\n" + title + "\n" + section + "\nFailures:\n" + others + section +
            "\nRoot Cause (first observed failure):\n" + root + border + "\n";

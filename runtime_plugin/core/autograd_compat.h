@@ -56,4 +56,13 @@ bool set_grad_layout_enforcement(bool enabled, bool& supported) {
     }
 }
 
+// This thread's enforcement; true (the fixed behaviour) where the LibTorch has none.
+template <class State = c10::AutogradState>
+bool grad_layout_enforcement() {
+    if constexpr (has_grad_layout_enforcement(static_cast<State*>(nullptr)))
+        return State::get_tls_state().get_grad_layout_enforcement_enabled();
+    else
+        return true;
+}
+
 } // namespace spl::compat

@@ -291,12 +291,7 @@ SPL_TORCH_EXPORT bool rt_torch_set_grad_layout_enforcement_enabled(bool enabled)
 }
 
 SPL_TORCH_EXPORT bool rt_torch_is_grad_layout_enforcement_enabled(void) {
-    return spl::guarded<bool>(__func__, [&] {
-        bool supported = false;
-        const bool current = spl::compat::set_grad_layout_enforcement(true, supported);
-        if (supported) spl::compat::set_grad_layout_enforcement(current, supported);
-        return current;
-    });
+    return spl::guarded<bool>(__func__, [&] { return spl::compat::grad_layout_enforcement(); });
 }
 
 SPL_TORCH_EXPORT void rt_torch_zero_grad(int64_t t) {

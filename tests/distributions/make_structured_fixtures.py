@@ -207,6 +207,7 @@ def main():
     v["cat_size_error"] = error_text(lambda: T.CatTransform([T.ExpTransform(), T.ExpTransform()], 0, [1, 2])(torch.zeros(2)))
     v["stack_size_error"] = error_text(lambda: T.StackTransform([T.ExpTransform()], 1)(torch.zeros(2, 3)))
     v["independent_dims_error"] = error_text(lambda: T.IndependentTransform(T.ExpTransform(), 2)(torch.zeros(3)))
+    v["independent_constraint_error"] = error_text(lambda: constraints.independent(constraints.simplex, 1).check(torch.tensor([0.5, 0.5])))
     v["tril_vec"] = flat(vec_to_tril_matrix(torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])))
     v["tril_vec_below"] = flat(vec_to_tril_matrix(torch.tensor([1.0, 2.0, 3.0]), diag=-1))
 

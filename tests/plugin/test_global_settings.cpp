@@ -99,7 +99,12 @@ TEST_CASE("a tensor's layout, kind, strides and data pointer are ATen's") {
     expect_error(plugin().try_runtime("rt_torch_data_ptr", {s.h, false}), {"doesn't have storage"});
     const int64_t ptr = plugin().runtime("rt_torch_data_ptr", {x.h, false}).as_i64();
     CHECK(ptr == plugin().runtime("rt_torch_data_ptr", {x.h, true}).as_i64());
-    CHECK(ptr != 0);
+    // a view that starts after its storage's first element: its own first element's address,
+    // ATen's offset (stride 0 of x, in floats) past x's
+    const int64_t row = op_handle("rt_torch_select_int", {x.h, 0, 1});
+    CHECK(plugin().runtime("rt_torch_data_ptr", {row, false}).as_i64() ==
+          ptr + ref.stride(0) * static_cast<int64_t>(sizeof(float)));
+    plugin().free(row);
     CHECK(plugin().runtime("rt_torch_tensor_name", {x.h}).as_text() == ref.name());
     const Input leaf = upload(at::ones({2}), /*requires_grad=*/true);
     check_grad_dtype(leaf.h);

@@ -11,6 +11,7 @@
 #endif
 
 #include <cstdlib>
+#include <sstream>
 
 namespace spl::dist {
 
@@ -40,8 +41,9 @@ SPL_TORCH_EXPORT int64_t rt_torch_dist_gloo_group(int64_t store, int64_t rank, i
         auto opts = c10d::ProcessGroupGloo::Options::create(spl::dist::millis(timeout_ms));
         const char* ifname = std::getenv("GLOO_SOCKET_IFNAME");
         if (ifname != nullptr && *ifname != '\0') {
-            for (const std::string& name : spl::dist::split_keys(ifname)) // torch splits on ","
-                opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(name));
+            std::stringstream names(ifname); // several interfaces, comma-separated, as torch's
+            for (std::string name; std::getline(names, name, ',');)
+                if (!name.empty()) opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(name));
         } else {
             opts->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
         }

@@ -85,16 +85,14 @@ SPL_TORCH_EXPORT int64_t rt_torch_dist_reducer_new(int64_t group, SplI64Array pa
             if (!states.empty()) c10d::broadcast_coalesced(pg, states, 250 * 1024 * 1024, 0);
         }
         std::vector<size_t> size_limits(limits.data, limits.data + limits.len);
-        auto [bucket_indices, per_bucket_limits] =
-            c10d::compute_bucket_assignment_by_size(parameters, size_limits, sparse);
+        // (the per-bucket limits it also gives are not the Reducer's to take)
+        auto bucket_indices = std::get<0>(c10d::compute_bucket_assignment_by_size(parameters, size_limits, sparse));
         std::reverse(bucket_indices.begin(), bucket_indices.end());
-        std::reverse(per_bucket_limits.begin(), per_bucket_limits.end());
         std::unordered_map<size_t, std::string> param_names;
         if (names != nullptr && *names != '\0') {
             const auto all = spl::dist::split_keys(names);
             for (size_t i = 0; i < all.size(); ++i) param_names[i] = all[i];
         }
-        (void)per_bucket_limits;
         std::vector<int64_t> rebuild(rebuild_limits.data, rebuild_limits.data + rebuild_limits.len);
         auto reducer = std::make_unique<c10d::Reducer>(parameters, bucket_indices, pg, sparse, bucket_bytes_cap,
                                                        find_unused_parameters, gradient_as_bucket_view, param_names,
