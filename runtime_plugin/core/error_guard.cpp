@@ -12,11 +12,13 @@
 namespace spl {
 namespace {
 
+// LibTorch's CUDA errors spell it in capitals ("CUDA error", "the 'CUDA' backend", "Torch not
+// compiled with CUDA enabled") or name the driver; a lower-case "cuda" is a device's or a
+// setting's name in some other error (a bad device string, an unknown flag), which stays as it is.
 bool mentions_cuda(const std::string& message) {
-    const std::string needle = "cuda";
-    return std::search(message.begin(), message.end(), needle.begin(), needle.end(), [](char a, char b) {
-               return std::tolower(static_cast<unsigned char>(a)) == b;
-           }) != message.end();
+    for (const char* needle : {"CUDA", "NVIDIA", "cuda runtime error"})
+        if (message.find(needle) != std::string::npos) return true;
+    return false;
 }
 
 // On a machine without a GPU, LibTorch's CUDA errors name a symptom ("CUDA
