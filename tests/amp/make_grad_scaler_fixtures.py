@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Writes tests/amp/grad_scaler_fixtures.spl and tests/amp/grad_scaler_state.pt:
+torch.amp.GradScaler("cpu") over 40 training steps of a fixed 5-8-3 tanh MLP (four plain
+tensors, no randomness) with an inf or a NaN written into a gradient at some steps, for SGD
+and Adam (foreach, fused) with and without unscale_ + clip_grad_norm_: the scale after
+every update, which steps were skipped, the final parameters and growth tracker, Adam's
+step count. Also a disabled scaler, new_scale, nested outputs, PyTorch's error texts, and a
+state_dict saved with torch.save that the spec loads (then continues, as Python does here).
+
+    .venv/bin/python tests/amp/make_grad_scaler_fixtures.py
+
+Deterministic: fixed tensors; torch.save writes the same bytes each run.
+"""
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "nn"))
+from fixture_writer import error_text, flat, write  # noqa: E402
+
+STEPS = 40
+# step -> the value written into a gradient's first element (parameter step % 4).
+BAD = {5: float("inf"), 6: float("nan"), 17: float("-inf"), 29: float("nan"), 30: float("inf")}
+
+
+def problem():
+    w1 = (torch.arange(40, dtype=torch.float32).sin().reshape(8, 5) * 0.5).requires_grad_()
+    b1 = (torch.arange(8, dtype=torch.float32).cos() * 0.1).requires_grad_()
+    w2 = ((torch.arange(24, dtype=torch.float32) * 0.7).sin().reshape(3, 8) * 0.5).requires_grad_()
+    b2 = torch.zeros(3).requires_grad_()
+    return [w1, b1, w2, b2]
+
+
+def data():
+    x = (torch.arange(80, dtype=torch.float32) * 0.37).cos().reshape(16, 5)
+    y = (torch.arange(48, dtype=torch.float32) * 0.21).sin().reshape(16, 3)
+    return x, y
+
+
+def loss_of(params, x, y):
+    w1, b1, w2, b2 = params
+    hidden = torch.tanh(x @ w1.t() + b1)
+    return ((hidden @ w2.t() + b2 - y) ** 2).mean()
+
+
+def train(params, opt, scaler, steps, clip=None, bad=BAD, first=0):
+    """Steps first..first+steps-1; returns (scale after each update, skipped flags)."""
+    x, y = data()
+    scales, skipped = [], []
+    for i in range(first, first + steps):
+        opt.zero_grad()
+        scaler.scale(loss_of(params, x, y)).backward()
+        if i in bad:
+            params[i % 4].grad.view(-1)[0] = bad[i]
+        if clip is not None:
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(params, clip)
+        scaler.step(opt)
+        if scaler.is_enabled():
+            skipped.append(bool(sum(v.item() for v in scaler._found_inf_per_device(opt).values())))
+        scaler.update()
+        scales.append(scaler.get_scale())
+    return scales, skipped
+
+
+def case(v, name, make_opt, clip=None, **scaler_kw):
+    params = problem()
+    opt = make_opt(params)
+    scaler = torch.amp.GradScaler("cpu", growth_interval=3, **scaler_kw)
+    scales, skipped = train(params, opt, scaler, STEPS, clip)
+    v[name + "_scales"] = scales
+    v[name + "_skipped"] = skipped
+    v[name + "_params"] = [flat(p) for p in params]
+    v[name + "_tracker"] = scaler._get_growth_tracker()
+    st = opt.state_dict()["state"]
+    v[name + "_step"] = float(st[0]["step"]) if 0 in st and "step" in st[0] else -1.0
+
+
+v = {}
+sgd = lambda ps, **kw: torch.optim.SGD(ps, lr=0.05, momentum=0.9, **kw)  # noqa: E731
+adam = lambda ps, **kw: torch.optim.Adam(ps, lr=0.01, **kw)  # noqa: E731
+case(v, "sgd", lambda ps: sgd(ps))
+case(v, "sgd_fused", lambda ps: sgd(ps, fused=True))
+case(v, "adam_foreach", lambda ps: adam(ps, foreach=True))
+case(v, "adam_fused", lambda ps: adam(ps, fused=True))
+case(v, "adamw_fused", lambda ps: torch.optim.AdamW(ps, lr=0.01, fused=True))
+# unscale_ then clip_grad_norm_ then step (the fused one in its UNSCALED stage).
+case(v, "adam_clip", lambda ps: adam(ps, foreach=True), clip=0.5)
+case(v, "adam_fused_clip", lambda ps: adam(ps, fused=True), clip=0.5)
+case(v, "sgd_clip", lambda ps: sgd(ps), clip=0.25)
+# A scale that is no power of two: unscale_ multiplies by its float32 reciprocal, the fused
+# kernel divides by it.
+odd = dict(init_scale=1000.0, growth_factor=3.0, backoff_factor=0.25)
+case(v, "adam_odd", lambda ps: adam(ps, foreach=True), **odd)
+case(v, "adam_fused_odd", lambda ps: adam(ps, fused=True), **odd)
+
+# enabled=False: scale() gives its argument back, step() always steps (no injected values).
+params = problem()
+opt = sgd(params)
+off = torch.amp.GradScaler("cpu", enabled=False)
+x, y = data()
+loss = loss_of(params, x, y)
+v["off_same_object"] = off.scale(loss) is loss
+train(params, opt, off, 10, bad={})
+v["off_params"] = [flat(p) for p in params]
+v["off_scale"] = off.get_scale()
+v["off_state_dict"] = off.state_dict()
+v["off_enabled"] = off.is_enabled()
+v["off_error_factor"] = error_text(lambda: off.get_growth_factor())
+
+# Before any scale(): the init values; new_scale as a float and as a tensor.
+s = torch.amp.GradScaler("cpu", init_scale=256.0, growth_factor=4.0, backoff_factor=0.125, growth_interval=7)
+v["fresh_state_dict"] = s.state_dict()
+params = problem()
+opt = sgd(params)
+train(params, opt, s, 2, bad={})
+s.update(new_scale=1024.0)
+v["new_scale_float"] = s.get_scale()
+s.update(new_scale=torch.tensor(512.0))
+v["new_scale_tensor"] = s.get_scale()
+s.set_growth_factor(8.0)
+s.set_backoff_factor(0.25)
+s.set_growth_interval(5)
+v["set_state_dict"] = s.state_dict()
+
+# scale() of nested lists and tuples.
+s = torch.amp.GradScaler("cpu", init_scale=8.0)
+t = torch.tensor([1.0, -2.0])
+out = s.scale([t, (t * 2, [t * 3])])
+v["nested_values"] = [flat(out[0]), flat(out[1][0]), flat(out[1][1][0])]
+v["nested_kinds"] = [type(out).__name__, type(out[1]).__name__, type(out[1][1]).__name__]
+
+# state_dict after 20 steps, through torch.save; then 20 more steps after loading it
+# into a new scaler, as the spec does after lib.torch.load.
+params = problem()
+opt = adam(params, foreach=True)
+s = torch.amp.GradScaler("cpu", growth_interval=3)
+train(params, opt, s, 20)
+sd = s.state_dict()
+v["saved_state_dict"] = sd
+torch.save(sd, os.path.join(HERE, "grad_scaler_state.pt"))
+s2 = torch.amp.GradScaler("cpu", growth_interval=100)
+s2.load_state_dict(torch.load(os.path.join(HERE, "grad_scaler_state.pt")))
+v["loaded_state_dict"] = s2.state_dict()
+scales, skipped = train(params, opt, s2, 20, first=20)
+v["resumed_scales"] = scales
+v["resumed_skipped"] = skipped
+v["resumed_params"] = [flat(p) for p in params]
+
+
+# Errors, as PyTorch raises them.
+def stepped(clip=False, scaler_kw=None):
+    params = problem()
+    opt = sgd(params)
+    s = torch.amp.GradScaler("cpu", **(scaler_kw or {}))
+    x, y = data()
+    s.scale(loss_of(params, x, y)).backward()
+    return params, opt, s
+
+
+def twice_unscale():
+    _, opt, s = stepped()
+    s.unscale_(opt)
+    s.unscale_(opt)
+
+
+def unscale_after_step():
+    _, opt, s = stepped()
+    s.step(opt)
+    s.unscale_(opt)
+
+
+def step_twice():
+    _, opt, s = stepped()
+    s.step(opt)
+    s.step(opt)
+
+
+def no_grads():
+    params = problem()
+    opt = sgd(params)
+    s = torch.amp.GradScaler("cpu")
+    s.scale(torch.ones(()))
+    s.step(opt)
+
+
+def fp16():
+    p = torch.ones(3, dtype=torch.float16, requires_grad=True)
+    opt = torch.optim.SGD([p], lr=0.1)
+    s = torch.amp.GradScaler("cpu")
+    s.scale((p * p).sum()).backward()
+    s.step(opt)
+
+
+def unscaled_step():
+    params = problem()
+    opt = sgd(params)
+    torch.amp.GradScaler("cpu").step(opt)
+
+
+def closure():
+    _, opt, s = stepped()
+    s.step(opt, closure=lambda: 0.0)
+
+
+def new_scale_bad():
+    _, opt, s = stepped()
+    s.step(opt)
+    s.update(torch.tensor([1.0, 2.0]))
+
+
+v["errors"] = {
+    "unscale_twice": error_text(twice_unscale),
+    "unscale_after_step": error_text(unscale_after_step),
+    "step_twice": error_text(step_twice),
+    "no_grads": error_text(no_grads),
+    "fp16": error_text(fp16),
+    "step_unscaled": error_text(unscaled_step),
+    "update_unscaled": error_text(lambda: torch.amp.GradScaler("cpu").update()),
+    "unscale_unscaled": error_text(lambda: torch.amp.GradScaler("cpu").unscale_(sgd(problem()))),
+    "update_no_step": error_text(lambda: stepped()[2].update()),
+    "growth": error_text(lambda: torch.amp.GradScaler("cpu", growth_factor=1.0)),
+    "backoff": error_text(lambda: torch.amp.GradScaler("cpu", backoff_factor=1.0)),
+    "closure": error_text(closure),
+    "scale_number": error_text(lambda: torch.amp.GradScaler("cpu").scale(3.0)),
+    "load_empty": error_text(lambda: torch.amp.GradScaler("cpu").load_state_dict({})),
+    "new_scale_bad": error_text(new_scale_bad),
+}
+
+write(os.path.join(HERE, "grad_scaler_fixtures.spl"), __file__, v)
