@@ -25,6 +25,20 @@ def first_existing(paths):
     return next((p for p in paths if os.path.exists(p)), "")
 
 
+def cuda_include_dirs(root):
+    """The CUDA headers LibTorch's CUDA headers include (cuda_runtime_api.h, cublas_v2.h, nccl.h):
+    the wheel's NVIDIA packages beside torch/ (nvidia/cu13/include, or one folder per library for
+    CUDA 12), else a CUDA Toolkit. Empty when cuda_runtime_api.h is nowhere."""
+    dirs = sorted(glob.glob(os.path.join(os.path.dirname(root), "nvidia", "*", "include")))
+    if not any(os.path.exists(os.path.join(d, "cuda_runtime_api.h")) for d in dirs):
+        dirs += [d for d in ("/usr/local/cuda/include",) if os.path.isdir(d)]
+    if not any(os.path.exists(os.path.join(d, "cuda_runtime_api.h")) for d in dirs):
+        return []
+    if any("," in d or "=" in d for d in dirs):
+        return []
+    return dirs
+
+
 def main():
     root = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] else venv_torch()
     inc = os.path.join(root, "include")
@@ -55,6 +69,7 @@ def main():
     native = os.path.join(yaml_dir, "native_functions.yaml")
     tags = os.path.join(yaml_dir, "tags.yaml")
     has_cuda = os.path.exists(os.path.join(libdir, "libtorch_cuda.so"))
+    cuda_include = cuda_include_dirs(root) if has_cuda else []
 
     if "=" in root:
         sys.exit(f"find_libtorch: {root}: paths containing '=' are not supported")
@@ -66,6 +81,7 @@ def main():
     print(f"native_functions={native if os.path.exists(native) else ''}")
     print(f"tags={tags if os.path.exists(tags) else ''}")
     print(f"has_cuda={'true' if has_cuda else 'false'}")
+    print(f"cuda_include={','.join(cuda_include)}")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,10 @@
 #define SPL_TORCH_HAS_FLOAT8 SPL_TORCH_AT_LEAST(2, 1)
 // uint16, uint32 and uint64 arrived in 2.3.
 #define SPL_TORCH_HAS_UNSIGNED SPL_TORCH_AT_LEAST(2, 3)
+// c10's device-generic accelerator interface as torch.cuda's extras use it (synchronizeDevice,
+// Event::elapsedTime, the hooks' getDefaultGenerator, the caching allocator's DeviceAllocator):
+// complete in 2.9.
+#define SPL_TORCH_GENERIC_ACCELERATOR SPL_TORCH_AT_LEAST(2, 9)
 
 namespace spl::compat {
 

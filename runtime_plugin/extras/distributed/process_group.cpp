@@ -1,7 +1,10 @@
 // Process groups: a Gloo backend over a store (what torch.distributed's init_process_group and
-// new_group build for backend "gloo"), its rank and size. NCCL needs LibTorch's CUDA build,
-// which this plugin does not link: refused with an error naming what is missing.
+// new_group build for backend "gloo"), or an NCCL backend made by the CUDA companion (the plugin
+// does not link LibTorch's CUDA part, where ProcessGroupNCCL lives); its rank and size.
 #include "extras/distributed/dist_support.h"
+
+#include "core/cuda_companion.h"
+#include "core/cuda_libraries.h"
 
 #if __has_include(<gloo/config.h>) && defined(USE_C10D_GLOO)
 #define SPL_TORCH_HAS_GLOO 1
@@ -60,6 +63,32 @@ SPL_TORCH_EXPORT bool rt_torch_dist_gloo_available(void) {
     return spl::guarded<bool>(__func__, [&] { return SPL_TORCH_HAS_GLOO != 0; });
 }
 
+// ProcessGroupNCCL(store, rank, size) with its timeout: one GPU per rank, CUDA tensors only.
+SPL_TORCH_EXPORT int64_t rt_torch_dist_nccl_group(int64_t store, int64_t rank, int64_t size, int64_t timeout_ms) {
+    return spl::guarded<int64_t>(__func__, [&] {
+#if SPL_TORCH_AT_LEAST(2, 0)
+        const auto s = spl::dist::store(store, "store");
+        void* made = nullptr;
+        spl::check_companion(spl::cuda_companion().nccl_backend(s.get(), rank, size, timeout_ms, &made));
+        auto backend = c10::intrusive_ptr<c10d::Backend>::reclaim(static_cast<c10d::Backend*>(made));
+        return spl::HandleTable::instance().insert_object(std::make_shared<spl::dist::GroupObject>(std::move(backend)));
+#else
+        TORCH_CHECK(false, "the NCCL backend needs LibTorch 2.0 or later");
+#endif
+    });
+}
+
+// torch.distributed.is_nccl_available(): the companion has NCCL and CUDA can run here.
+SPL_TORCH_EXPORT bool rt_torch_dist_nccl_available(void) {
+    return spl::guarded<bool>(__func__, [&] {
+        try {
+            return spl::cuda_companion().nccl_available != 0;
+        } catch (const std::exception&) {
+            return false; // no CUDA here, or no companion: NCCL cannot run
+        }
+    });
+}
+
 SPL_TORCH_EXPORT int64_t rt_torch_dist_group_rank(int64_t group) {
     return spl::guarded<int64_t>(__func__, [&] { return static_cast<int64_t>(spl::dist::group(group)->getRank()); });
 }
@@ -72,5 +101,7 @@ SPL_TORCH_EXPORT int64_t rt_torch_dist_group_size(int64_t group) {
 
 SPL_EXTRA(rt_torch_dist_gloo_group, "store", "rank", "size", "timeout_ms")
 SPL_EXTRA(rt_torch_dist_gloo_available)
+SPL_EXTRA(rt_torch_dist_nccl_group, "store", "rank", "size", "timeout_ms")
+SPL_EXTRA(rt_torch_dist_nccl_available)
 SPL_EXTRA(rt_torch_dist_group_rank, "group")
 SPL_EXTRA(rt_torch_dist_group_size, "group")
