@@ -96,6 +96,29 @@ odd = dict(init_scale=1000.0, growth_factor=3.0, backoff_factor=0.25)
 case(v, "adam_odd", lambda ps: adam(ps, foreach=True), **odd)
 case(v, "adam_fused_odd", lambda ps: adam(ps, fused=True), **odd)
 
+# Two optimizers, one scaler (PyTorch's per-optimizer states): an inf in one optimizer's
+# gradients skips that optimizer's step only; update() backs off once for both.
+params = problem()
+opt1 = sgd(params[:2])
+opt2 = adam(params[2:], fused=True)
+s = torch.amp.GradScaler("cpu", growth_interval=3)
+x, y = data()
+scales, skipped = [], []
+for i in range(STEPS):
+    opt1.zero_grad()
+    opt2.zero_grad()
+    s.scale(loss_of(params, x, y)).backward()
+    if i in BAD:
+        params[i % 4].grad.view(-1)[0] = BAD[i]
+    s.step(opt1)
+    s.step(opt2)
+    skipped.append([bool(sum(t.item() for t in s._found_inf_per_device(o).values())) for o in (opt1, opt2)])
+    s.update()
+    scales.append(s.get_scale())
+v["two_scales"] = scales
+v["two_skipped"] = skipped
+v["two_params"] = [flat(p) for p in params]
+
 # enabled=False: scale() gives its argument back, step() always steps (no injected values).
 params = problem()
 opt = sgd(params)
