@@ -30,9 +30,11 @@ def main(script, name, make):
     values = {"available": available()}
     if values["available"]:
         # cuDNN picks deterministic algorithms and does not time candidates (benchmark), so
-        # that Python and Simple, two processes, run the same convolution and RNN kernels.
+        # that Python and Simple, two processes, run the same convolution and RNN kernels; and
+        # no TF32, so that a kernel chosen differently could differ in rounding only.
         torch.backends.cudnn.deterministic = True
         torch.backends.cudnn.benchmark = False
+        torch.backends.cudnn.allow_tf32 = False
         values["device"] = DEVICE
         values.update(make())
     write(os.path.join(HERE, name + "_fixtures.spl"), script, values, index=True)
