@@ -250,6 +250,7 @@ v["errors"] = {
     "scale_number": error_text(lambda: torch.amp.GradScaler("cpu").scale(3.0)),
     "load_empty": error_text(lambda: torch.amp.GradScaler("cpu").load_state_dict({})),
     "new_scale_bad": error_text(new_scale_bad),
+    "new_scale_int": error_text(lambda: stepped()[2].update(new_scale=3)),
 }
 
 write(os.path.join(HERE, "grad_scaler_fixtures.spl"), __file__, v)
