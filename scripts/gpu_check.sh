@@ -2,8 +2,8 @@
 # The whole GPU check in one call, on a machine with an NVIDIA GPU, PyTorch,
 # meson and ninja, and no network (the device tool: carry .gpukit, made by
 # scripts/make_gpu_kit.sh). Builds the plugin against that machine's torch,
-# runs the GPU tests and the suites that exercise the plugin there, and the
-# GPU benchmarks (lib.torch against Python eager on the same GPU and LibTorch
+# runs the GPU tests, the GPU specs (tests/cuda) and the suites that exercise the plugin
+# there, and the GPU benchmarks (lib.torch against Python eager on the same GPU and LibTorch
 # build). Writes $OUT/gpu-report.txt (a summary) and logs; exits non-zero when
 # a GPU test fails. SPL_GPU_TESTS overrides the tests run besides `gpu` (meson test names).
 set -uo pipefail
@@ -71,6 +71,18 @@ smoke() { # NAME FILE: runs FILE, backtrace on a crash
 }
 smoke cuda-smoke tests/gpu/cuda_smoke.spl
 
+# The GPU specs (tests/cuda): CUDA tensors and printing, nn and optim parity, fused and
+# capturable optimizers, cuDNN RNNs, autocast and GradScaler training, streams, events, memory
+# statistics, CUDA graphs, NCCL with one rank; fixtures made now by Python on this GPU, the
+# specs run by this build's splrun with its own lib.torch (tests/fresh_fixtures.py).
+report "== the GPU specs (tests/cuda, against Python on this GPU)"
+start=$(now)
+SPL_TEST_DEVICE=cuda timeout 300 python3 tests/fresh_fixtures.py python3 "$SPLRUN" tests/cuda /tmp/spl-cuda-specs \
+  > "$LOG/cuda-specs.log" 2>&1; specs=$?
+grep -E "✗|passed, .* failed|failed:|Error|error:" "$LOG/cuda-specs.log" | head -40 | tee -a "$REPORT"
+report "cuda specs: exit $specs in $(since "$start") s"
+[ $specs = 0 ] || status=1
+
 # The plugin suite on this machine's LibTorch. (The Simple spec suites read the pin's
 # lib.torch from the source tree, so they run only where the pin is installed.)
 TESTS=${SPL_GPU_TESTS:-plugin}
@@ -84,6 +96,9 @@ report "tests ($TESTS): exit $suites in $(since "$start") s"
 report "== benchmarks (lib.torch through splrun vs Python eager, same GPU, same LibTorch build)"
 smoke gpu-step-simple bench/gpu/gpu_step.spl
 timeout 240 python3 bench/gpu/gpu_step.py 2>&1 | tee -a "$REPORT"
+report "== a CUDA-graphed training step (MLP 784-256-10, capturable Adam) vs Python eager and graphed"
+smoke gpu-graph-simple bench/gpu/graph_step.spl
+timeout 120 python3 bench/gpu/graph_step.py 2>&1 | tee -a "$REPORT"
 report "== call overhead (ns per call), CPU then GPU"
 plugin=build-gpu/runtime_plugin/libspl_torch.so
 for device in cpu cuda:0; do
