@@ -30,7 +30,8 @@ def cuda_include_dirs(root):
     the wheel's NVIDIA packages beside torch/ (nvidia/cu13/include, or one folder per library for
     CUDA 12), else a CUDA Toolkit. Empty when cuda_runtime_api.h is nowhere."""
     dirs = sorted(glob.glob(os.path.join(os.path.dirname(root), "nvidia", "*", "include")))
-    if not any(os.path.exists(os.path.join(d, "cuda_runtime_api.h")) for d in dirs):
+    # A wheel may ship cuda_runtime_api.h without the crt/ headers it includes (torch 2.11's).
+    if not any(os.path.exists(os.path.join(d, "crt", "host_defines.h")) for d in dirs):
         dirs += [d for d in ("/usr/local/cuda/include",) if os.path.isdir(d)]
     if not any(os.path.exists(os.path.join(d, "cuda_runtime_api.h")) for d in dirs):
         return []

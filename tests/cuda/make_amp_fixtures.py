@@ -11,8 +11,8 @@ from device_setup import DEVICE, flat, main
 
 
 def batch(i):
-    x = (torch.arange(128, dtype=torch.float32) * 0.1 * (i + 1)).cos().reshape(8, 16)
-    y = (torch.arange(32, dtype=torch.float32) * 0.2 * (i + 1)).sin().reshape(8, 4)
+    x = (torch.arange(128, dtype=torch.float32) * (0.1 * (i + 1))).cos().reshape(8, 16)
+    y = (torch.arange(32, dtype=torch.float32) * (0.2 * (i + 1))).sin().reshape(8, 4)
     return x.cuda(), y.cuda()
 
 

@@ -13,7 +13,7 @@ extern "C" {
 
 // One of the allocator's aggregate figures, by the name of the torch.cuda function that reads it.
 SPL_TORCH_EXPORT int64_t rt_torch_cuda_memory_stat(const char* name, int64_t device) {
-    return spl::guarded<int64_t>(__func__, [&] {
+    return spl::guarded<int64_t>(__func__, [&]() -> int64_t {
 #if SPL_TORCH_GENERIC_ACCELERATOR
         const auto index = spl::cuda::device(device).index();
         const auto stats = at::getDeviceAllocator(c10::DeviceType::CUDA)->getDeviceStats(index);
@@ -55,7 +55,7 @@ SPL_TORCH_EXPORT void rt_torch_cuda_empty_cache(void) {
 
 // torch.cuda.mem_get_info(device): [free, total] bytes, as the driver reports them.
 SPL_TORCH_EXPORT SplValue rt_torch_cuda_mem_get_info(int64_t device) {
-    return spl::guarded<SplValue>(__func__, [&] {
+    return spl::guarded<SplValue>(__func__, [&]() -> SplValue {
 #if SPL_TORCH_GENERIC_ACCELERATOR
         const auto [free, total] =
             at::getDeviceAllocator(c10::DeviceType::CUDA)->getMemoryInfo(spl::cuda::device(device).index());

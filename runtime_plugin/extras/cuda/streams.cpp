@@ -74,12 +74,18 @@ SPL_TORCH_EXPORT bool rt_torch_cuda_event_query(int64_t event) {
 }
 
 SPL_TORCH_EXPORT void rt_torch_cuda_event_synchronize(int64_t event) {
-    spl::guarded<void>(__func__, [&] { spl::cuda::event(event).synchronize(); });
+    spl::guarded<void>(__func__, [&] {
+#if SPL_TORCH_GENERIC_ACCELERATOR
+        spl::cuda::event(event).synchronize();
+#else
+        spl::cuda::too_old("Event.synchronize");
+#endif
+    });
 }
 
 // Milliseconds from this event to `end` (both recorded, both made with enable_timing).
 SPL_TORCH_EXPORT double rt_torch_cuda_event_elapsed_time(int64_t start, int64_t end) {
-    return spl::guarded<double>(__func__, [&] {
+    return spl::guarded<double>(__func__, [&]() -> double {
 #if SPL_TORCH_GENERIC_ACCELERATOR
         return spl::cuda::event(start).elapsedTime(spl::cuda::event(end));
 #else

@@ -65,7 +65,7 @@ SPL_TORCH_EXPORT bool rt_torch_dist_gloo_available(void) {
 
 // ProcessGroupNCCL(store, rank, size) with its timeout: one GPU per rank, CUDA tensors only.
 SPL_TORCH_EXPORT int64_t rt_torch_dist_nccl_group(int64_t store, int64_t rank, int64_t size, int64_t timeout_ms) {
-    return spl::guarded<int64_t>(__func__, [&] {
+    return spl::guarded<int64_t>(__func__, [&]() -> int64_t {
 #if SPL_TORCH_AT_LEAST(2, 0)
         const auto s = spl::dist::store(store, "store");
         void* made = nullptr;
