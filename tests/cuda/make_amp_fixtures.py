@@ -1,8 +1,8 @@
-"""Mixed precision on the GPU (amp_fixtures.spl): the output dtype of a dozen operations under
-CUDA float16 autocast; 12 SGD steps of a small MLP under float16 autocast with a GradScaler
+"""Mixed precision on the device (amp_fixtures.spl; SPL_TEST_DEVICE, CUDA by default, the CPU in
+the dry run): the output dtype of a dozen operations under float16 autocast; 12 SGD steps of a small MLP under float16 autocast with a GradScaler
 (growth every 3 steps, an inf injected into a gradient at step 5) — each step's loss, the
 scale after each update, the final weights; 10 steps under bfloat16 autocast without a
-scaler. CUDA only."""
+scaler."""
 import torch
 from torch import nn
 from torch.nn import functional as F
@@ -13,15 +13,15 @@ from device_setup import DEVICE, flat, main
 def batch(i):
     x = (torch.arange(128, dtype=torch.float32) * (0.1 * (i + 1))).cos().reshape(8, 16)
     y = (torch.arange(32, dtype=torch.float32) * (0.2 * (i + 1))).sin().reshape(8, 4)
-    return x.cuda(), y.cuda()
+    return x.to(DEVICE), y.to(DEVICE)
 
 
 def dtypes():
-    a = torch.arange(64, dtype=torch.float32, device="cuda").reshape(8, 8) * 0.01
-    img = torch.arange(2 * 3 * 8 * 8, dtype=torch.float32, device="cuda").reshape(2, 3, 8, 8) * 0.001
-    w = torch.arange(4 * 3 * 3 * 3, dtype=torch.float32, device="cuda").reshape(4, 3, 3, 3) * 0.01
+    a = torch.arange(64, dtype=torch.float32, device=DEVICE).reshape(8, 8) * 0.01
+    img = torch.arange(2 * 3 * 8 * 8, dtype=torch.float32, device=DEVICE).reshape(2, 3, 8, 8) * 0.001
+    w = torch.arange(4 * 3 * 3 * 3, dtype=torch.float32, device=DEVICE).reshape(4, 3, 3, 3) * 0.01
     h = a.half()
-    with torch.autocast("cuda", dtype=torch.float16):
+    with torch.autocast(DEVICE, dtype=torch.float16):
         out = {"mm": a.mm(a), "matmul": a @ a, "linear": F.linear(a, a), "conv2d": F.conv2d(img, w),
                "bmm": a.unsqueeze(0).bmm(a.unsqueeze(0)), "addmm": torch.addmm(a, a, a),
                "softmax": F.softmax(a, -1), "log_softmax": F.log_softmax(a, -1),
@@ -32,18 +32,18 @@ def dtypes():
 
 def model():
     torch.manual_seed(0)
-    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4)).cuda()
+    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4)).to(DEVICE)
 
 
 def fp16_scaled():
     m = model()
     opt = torch.optim.SGD(m.parameters(), lr=0.05)
-    scaler = torch.amp.GradScaler("cuda", init_scale=2.0 ** 16, growth_interval=3)
+    scaler = torch.amp.GradScaler(DEVICE, init_scale=2.0 ** 16, growth_interval=3)
     losses, scales = [], []
     for i in range(12):
         x, y = batch(i)
         opt.zero_grad()
-        with torch.autocast("cuda", dtype=torch.float16):
+        with torch.autocast(DEVICE, dtype=torch.float16):
             loss = F.mse_loss(m(x), y)
         scaler.scale(loss).backward()
         if i == 5:
@@ -62,7 +62,7 @@ def bf16():
     for i in range(10):
         x, y = batch(i)
         opt.zero_grad()
-        with torch.autocast("cuda", dtype=torch.bfloat16):
+        with torch.autocast(DEVICE, dtype=torch.bfloat16):
             out = m(x)
             loss = F.mse_loss(out, y)
         loss.backward()
@@ -72,11 +72,9 @@ def bf16():
 
 
 def make():
-    if DEVICE != "cuda":
-        return {"cuda": False}
     losses, scales, weights = fp16_scaled()
     bf16_dtype, bf16_losses, bf16_weights = bf16()
-    return {"cuda": True, "dtypes": dtypes(), "fp16_losses": losses, "fp16_scales": scales,
+    return {"dtypes": dtypes(), "fp16_losses": losses, "fp16_scales": scales,
             "fp16_weights": weights, "bf16_dtype": bf16_dtype, "bf16_losses": bf16_losses,
             "bf16_weights": bf16_weights}
 

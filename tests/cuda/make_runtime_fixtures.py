@@ -1,15 +1,27 @@
 """torch.cuda's runtime on the GPU (runtime_fixtures.spl): the device's name, capability and
 properties, the bytes the caching allocator counts for a known allocation, and the numbers
-the CUDA generator gives after manual_seed_all. CUDA only: on the CPU the file says so and the
-specs skip."""
+the CUDA generator gives after manual_seed_all; in the dry run on a machine without a GPU, what
+torch.cuda answers there (its errors, its zeros)."""
 import torch
 
-from device_setup import DEVICE, main
+from device_setup import DEVICE, error_text, main
+
+
+def without_gpu():
+    """What torch.cuda answers where no GPU can run (the dry run on a machine without one)."""
+    return {"is_available": torch.cuda.is_available(), "device_count": torch.cuda.device_count(),
+            "memory_allocated": torch.cuda.memory_allocated(), "max_memory_reserved": torch.cuda.max_memory_reserved(),
+            "current_device": error_text(torch.cuda.current_device),
+            "get_device_name": error_text(torch.cuda.get_device_name),
+            "mem_get_info": error_text(torch.cuda.mem_get_info),
+            "synchronize": error_text(torch.cuda.synchronize),
+            "set_device": error_text(lambda: torch.cuda.set_device(0)),
+            "get_device_capability": error_text(torch.cuda.get_device_capability)}
 
 
 def make():
     if DEVICE != "cuda":
-        return {"cuda": False}
+        return {"cuda": False, "no_gpu": without_gpu() if not torch.cuda.is_available() else None}
     props = torch.cuda.get_device_properties(0)
     torch.cuda.synchronize()
     before = torch.cuda.memory_allocated()

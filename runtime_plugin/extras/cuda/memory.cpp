@@ -34,7 +34,8 @@ SPL_TORCH_EXPORT int64_t rt_torch_cuda_memory_stat(const char* name, int64_t dev
 SPL_TORCH_EXPORT void rt_torch_cuda_reset_peak_memory_stats(int64_t device) {
     spl::guarded<void>(__func__, [&] {
 #if SPL_TORCH_GENERIC_ACCELERATOR
-        at::getDeviceAllocator(c10::DeviceType::CUDA)->resetPeakStats(spl::cuda::device(device).index());
+        const auto index = spl::cuda::device(device).index(); // first: PyTorch's error without CUDA
+        at::getDeviceAllocator(c10::DeviceType::CUDA)->resetPeakStats(index);
 #else
         spl::cuda::too_old("reset_peak_memory_stats");
 #endif
@@ -57,8 +58,8 @@ SPL_TORCH_EXPORT void rt_torch_cuda_empty_cache(void) {
 SPL_TORCH_EXPORT SplValue rt_torch_cuda_mem_get_info(int64_t device) {
     return spl::guarded<SplValue>(__func__, [&]() -> SplValue {
 #if SPL_TORCH_GENERIC_ACCELERATOR
-        const auto [free, total] =
-            at::getDeviceAllocator(c10::DeviceType::CUDA)->getMemoryInfo(spl::cuda::device(device).index());
+        const auto index = spl::cuda::device(device).index(); // first: PyTorch's error without CUDA
+        const auto [free, total] = at::getDeviceAllocator(c10::DeviceType::CUDA)->getMemoryInfo(index);
         spl::ResultArena::current().reset();
         SplValue* items = spl::ResultArena::current().values(2);
         items[0] = spl::v_i64(static_cast<int64_t>(free));
