@@ -19,9 +19,17 @@ def without_gpu():
             "get_device_capability": error_text(torch.cuda.get_device_capability)}
 
 
+def device_indices():
+    """torch.cuda's reading of a device argument (_get_device_index), on any machine."""
+    from torch.cuda._utils import _get_device_index
+    return {"cuda:3": _get_device_index("cuda:3"), "3": _get_device_index(3),
+            "cpu": error_text(lambda: _get_device_index("cpu"))}
+
+
 def make():
     if DEVICE != "cuda":
-        return {"cuda": False, "no_gpu": without_gpu() if not torch.cuda.is_available() else None}
+        return {"cuda": False, "device_indices": device_indices(),
+                "no_gpu": without_gpu() if not torch.cuda.is_available() else None}
     props = torch.cuda.get_device_properties(0)
     torch.cuda.synchronize()
     before = torch.cuda.memory_allocated()
