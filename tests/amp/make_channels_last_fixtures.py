@@ -31,6 +31,10 @@ model = layers()
 x = torch.randn(2, 3, 8, 8)
 v["contiguous_strides"] = list(x.contiguous(memory_format=CL).stride())
 v["plain_is_cl"] = x.is_contiguous(memory_format=CL)
+ramp = torch.arange(2 * 3 * 8 * 8, dtype=torch.float32).reshape(2, 3, 8, 8).sin()
+v["to_strides"] = list(ramp.to(memory_format=CL).stride())
+v["to_float64_strides"] = list(ramp.to(torch.float64, memory_format=CL).stride())
+v["to_values"] = flat(ramp.to(memory_format=CL))
 x = x.contiguous(memory_format=CL).requires_grad_()
 outs = []
 h = x
