@@ -4,7 +4,9 @@ torch.amp.GradScaler("cpu") over 40 training steps of a fixed 5-8-3 tanh MLP (fo
 tensors, no randomness) with an inf or a NaN written into a gradient at some steps, for SGD
 and Adam (foreach, fused) with and without unscale_ + clip_grad_norm_: the scale after
 every update, which steps were skipped, the final parameters and growth tracker, Adam's
-step count. Also a disabled scaler, new_scale, nested outputs, PyTorch's error texts, and a
+step count. The fused optimizers' protocol (grad_scale and found_inf set on the optimizer)
+with an inf at the first step too: the optimizer's state_dict after that skipped step and at
+the end, weights, gradients, scales; a grad_scale set beforehand. Also a disabled scaler, new_scale, nested outputs, PyTorch's error texts, and a
 state_dict saved with torch.save that the spec loads (then continues, as Python does here).
 
     .venv/bin/python tests/amp/make_grad_scaler_fixtures.py
@@ -173,6 +175,73 @@ v["resumed_skipped"] = skipped
 v["resumed_params"] = [flat(p) for p in params]
 
 
+# The fused optimizers' own protocol (_step_supports_amp_scaling): the scaler sets
+# optimizer.grad_scale and .found_inf, the step runs even when an inf was found (the kernel
+# skips, the step count is taken back), so a skipped FIRST step creates the state.
+BAD0 = {0: float("inf"), **BAD}
+
+
+def plain(v, values=True):
+    """The optimizer's state_dict as plain values: each tensor as its dtype, shape and
+    (with values) flattened values; tuples as lists."""
+    if isinstance(v, torch.Tensor):
+        out = {"dtype": str(v.dtype).replace("torch.", ""), "shape": list(v.shape)}
+        if values:
+            out["values"] = flat(v)
+        return out
+    if isinstance(v, dict):
+        return {k: plain(x, values) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [plain(x, values) for x in v]
+    return v
+
+
+def first_case(v, name, make_opt, clip=None):
+    """40 steps with an inf at step 0 too: the state_dict after the skipped first step, then
+    the scales, skipped steps, weights, gradients and the final state_dict."""
+    params = problem()
+    opt = make_opt(params)
+    scaler = torch.amp.GradScaler("cpu", growth_interval=3)
+    train(params, opt, scaler, 1, clip, bad=BAD0)
+    v[name + "_first_state"] = plain(opt.state_dict())
+    v[name + "_first_params"] = [flat(p) for p in params]
+    v[name + "_first_attrs"] = [hasattr(opt, "grad_scale"), hasattr(opt, "found_inf")]
+    scales, skipped = train(params, opt, scaler, STEPS - 1, clip, bad=BAD0, first=1)
+    v[name + "_scales"] = scales
+    v[name + "_skipped"] = skipped
+    v[name + "_params"] = [flat(p) for p in params]
+    v[name + "_grads"] = [flat(p.grad) for p in params]
+    v[name + "_state"] = plain(opt.state_dict())
+
+
+first_case(v, "first_adam", lambda ps: adam(ps, fused=True))
+first_case(v, "first_adamw", lambda ps: torch.optim.AdamW(ps, lr=0.01, amsgrad=True, fused=True))
+first_case(v, "first_sgd", lambda ps: torch.optim.SGD(ps, lr=0.05, weight_decay=0.01, fused=True))
+first_case(v, "first_adam_clip", lambda ps: adam(ps, fused=True), clip=0.5)
+
+# Fused SGD with momentum: a skipped first step leaves torch.empty_like buffers in the state
+# (PyTorch's _fused_sgd makes them, the kernel skips): their dtype and shape only.
+params = problem()
+opt = sgd(params, fused=True)
+train(params, opt, torch.amp.GradScaler("cpu"), 1, bad=BAD0)
+v["first_sgd_momentum_state"] = plain(opt.state_dict(), values=False)
+v["first_sgd_momentum_params"] = [flat(p) for p in params]
+
+# A grad_scale the user set on the optimizer: the kernel divides by its product with the
+# scale; the scaler removes it after the step.
+params = problem()
+opt = adam(params, fused=True)
+s = torch.amp.GradScaler("cpu", growth_interval=3)
+x, y = data()
+for i in range(3):
+    opt.zero_grad()
+    s.scale(loss_of(params, x, y)).backward()
+    opt.grad_scale = torch.tensor(4.0)
+    s.step(opt)
+    s.update()
+v["preset_params"] = [flat(p) for p in params]
+v["preset_attrs"] = [hasattr(opt, "grad_scale"), hasattr(opt, "found_inf")]
+
 # Errors, as PyTorch raises them.
 def stepped(clip=False, scaler_kw=None):
     params = problem()
@@ -228,6 +297,14 @@ def closure():
     s.step(opt, closure=lambda: 0.0)
 
 
+def grad_scale_unfused(make):
+    params = problem()
+    opt = make(params)
+    loss_of(params, *data()).backward()
+    opt.grad_scale = torch.tensor(1.0)
+    opt.step()
+
+
 def new_scale_bad():
     _, opt, s = stepped()
     s.step(opt)
@@ -251,6 +328,8 @@ v["errors"] = {
     "load_empty": error_text(lambda: torch.amp.GradScaler("cpu").load_state_dict({})),
     "new_scale_bad": error_text(new_scale_bad),
     "new_scale_int": error_text(lambda: stepped()[2].update(new_scale=3)),
+    "grad_scale_adam": error_text(lambda: grad_scale_unfused(lambda ps: adam(ps, foreach=False))),
+    "grad_scale_sgd": error_text(lambda: grad_scale_unfused(sgd)),
 }
 
-write(os.path.join(HERE, "grad_scaler_fixtures.spl"), __file__, v)
+write(os.path.join(HERE, "grad_scaler_fixtures.spl"), __file__, v, index=True)
