@@ -7,8 +7,10 @@ schema/api_exclusions.json. Writes generated/api-coverage.md.
     .venv/bin/python scripts/api_coverage.py --check    # exit 1 when the committed report is stale
 
 PyTorch's side is the pinned wheel (`__all__` where a module has one, else its public dir()
-without submodules); lib.torch's side is what `splrun` sees: dir() of each lib module, and of
-the Tensor class. A name counts as offered when lib.torch has it under PyTorch's name or under
+without submodules; for a module that replaces itself with an object, as torch.backends.cudnn
+does, the module's names and the object's); lib.torch's side is what `splrun` sees: dir() of
+each lib module, of the Tensor class, and of an object ("lib.torch.backends.cudnn.{cudnn}": the
+module's names and the object's members). A name counts as offered when lib.torch has it under PyTorch's name or under
 the spelling the exclusions file gives for it ("spelled").
 """
 import argparse
@@ -45,6 +47,12 @@ NAMESPACES = [
     ("torch.distributions", "lib.torch.distributions"),
     ("torch.random", "lib.torch.random"),
     ("torch.distributed", "lib.torch.distributed"),
+    ("torch.amp", "lib.torch.amp"),
+    ("torch.cuda", "lib.torch.cuda"),
+    # Objects in lib.torch (a module's names cannot be assigned): the module's names and the
+    # object's members, as PyTorch's modules that replace themselves with an object.
+    ("torch.backends.cudnn", "lib.torch.backends.cudnn.{cudnn}"),
+    ("torch.backends.cuda", "lib.torch.backends.cuda.{cuda}"),
 ]
 
 
@@ -56,6 +64,10 @@ def python_names(ns):
     else:
         obj = importlib.import_module(ns)
         names = getattr(obj, "__all__", None)
+    if names is None and isinstance(getattr(obj, "m", None), types.ModuleType):
+        # torch.backends' PropModule: the module replaced by an object whose class holds the
+        # switches (torch.backends.cudnn.benchmark ...) and whose `m` is the module itself.
+        names = [n for n in dir(obj.m) + dir(type(obj)) if not n.startswith("_")]
     if names is None:
         names = [n for n in dir(obj) if not n.startswith("_")]
     with warnings.catch_warnings():   # reading a deprecated name (torch.distributed.reduce_op) warns
@@ -64,10 +76,15 @@ def python_names(ns):
 
 
 def lib_names(module, splrun, env):
-    """dir() of a lib.torch module (or of Tensor) as splrun loads it; None when the module
-    does not exist."""
+    """dir() of a lib.torch module (or of Tensor, or a module and an object of it) as splrun
+    loads it; None when the module does not exist."""
     if module is None:
         program = "use lib.torch.{Tensor}\nfor n in dir(Tensor): print n\n"
+    elif module.endswith("}"):
+        # "lib.torch.backends.cudnn.{cudnn}": the module's names and the object's members.
+        module, member = module[:-1].split(".{")
+        program = ("use " + module + " as m\nuse " + module + ".{" + member + "}\n"
+                   "for n in dir(m): print n\nfor n in dir(" + member + "): print n\n")
     else:
         program = "use " + module + " as m\nfor n in dir(m): print n\n"
     with tempfile.NamedTemporaryFile("w", suffix=".spl", delete=False) as f:

@@ -1,7 +1,9 @@
 """torch.cuda's runtime on the GPU (runtime_fixtures.spl): the device's name, capability and
 properties, the bytes the caching allocator counts for a known allocation, and the numbers
-the CUDA generator gives after manual_seed_all; in the dry run on a machine without a GPU, what
-torch.cuda answers there (its errors, its zeros)."""
+the CUDA generator gives after manual_seed_all, memory_stats' aggregate byte counts, bfloat16 and
+TF32 support; in the dry run on a machine without a GPU, what torch.cuda answers there (its
+errors, its zeros, its empty statistics), and the device scopes that change nothing (a negative
+index, a CPU tensor) with cuDNN's is_acceptable of CPU tensors."""
 import torch
 
 from device_setup import DEVICE, error_text, main
@@ -16,7 +18,35 @@ def without_gpu():
             "mem_get_info": error_text(torch.cuda.mem_get_info),
             "synchronize": error_text(torch.cuda.synchronize),
             "set_device": error_text(lambda: torch.cuda.set_device(0)),
-            "get_device_capability": error_text(torch.cuda.get_device_capability)}
+            "get_device_capability": error_text(torch.cuda.get_device_capability),
+            "is_initialized": torch.cuda.is_initialized(), "init": error_text(torch.cuda.init),
+            "memory_stats": dict(torch.cuda.memory_stats()), "memory_stats_0": dict(torch.cuda.memory_stats(0)),
+            "is_bf16_supported": torch.cuda.is_bf16_supported(),
+            "is_bf16_supported_native": torch.cuda.is_bf16_supported(including_emulation=False),
+            "is_tf32_supported": torch.cuda.is_tf32_supported(),
+            "device_0": error_text(lambda: torch.cuda.device(0).__enter__())}
+
+
+def device_scopes():
+    """torch.cuda.device and device_of where they change nothing (a negative index, a CPU
+    tensor), device's refusal of another device, and cuDNN's is_acceptable on CPU tensors: the
+    same on any machine."""
+    minus = torch.cuda.device(-1)
+    minus.__enter__()
+    entered = minus.prev_idx
+    minus.__exit__(None, None, None)
+    of_cpu = torch.cuda.device_of(torch.zeros(1))
+    of_cpu.__enter__()
+    of_cpu.__exit__(None, None, None)
+    cudnn = torch.backends.cudnn
+    with cudnn.flags(enabled=False):
+        disabled = cudnn.is_acceptable(torch.zeros(1))
+    return {"minus_prev_idx": entered, "minus_idx_after": minus.idx, "of_cpu_idx": of_cpu.idx,
+            "cpu_device": error_text(lambda: torch.cuda.device("cpu")), "has_half": torch.cuda.has_half,
+            "acceptable_cpu_float": cudnn.is_acceptable(torch.zeros(1)),
+            "acceptable_cpu_long": cudnn.is_acceptable(torch.zeros(1, dtype=torch.int64)),
+            "acceptable_disabled": disabled,
+            "cudnn_dtypes": sorted(str(d).replace("torch.", "") for d in cudnn.CUDNN_TENSOR_DTYPES)}
 
 
 def device_indices():
@@ -28,7 +58,7 @@ def device_indices():
 
 def make():
     if DEVICE != "cuda":
-        return {"cuda": False, "device_indices": device_indices(),
+        return {"cuda": False, "device_indices": device_indices(), "device_scopes": device_scopes(),
                 "no_gpu": without_gpu() if not torch.cuda.is_available() else None}
     props = torch.cuda.get_device_properties(0)
     torch.cuda.synchronize()
@@ -38,7 +68,13 @@ def make():
     del x
     torch.cuda.manual_seed_all(7)
     seeded = torch.randn(5, device="cuda").cpu().tolist()
-    return {"cuda": True, "device_count": torch.cuda.device_count(), "name": torch.cuda.get_device_name(),
+    stats = torch.cuda.memory_stats()
+    aggregate = {k: stats[k] for k in ("allocated_bytes.all.current", "allocated_bytes.all.peak",
+                                       "reserved_bytes.all.current", "reserved_bytes.all.peak")}
+    return {"cuda": True, "is_initialized": torch.cuda.is_initialized(), "memory_stats": aggregate,
+            "is_bf16_supported": torch.cuda.is_bf16_supported(),
+            "is_bf16_supported_native": torch.cuda.is_bf16_supported(including_emulation=False),
+            "is_tf32_supported": torch.cuda.is_tf32_supported(), "device_count": torch.cuda.device_count(), "name": torch.cuda.get_device_name(),
             "capability": list(torch.cuda.get_device_capability()), "total_memory": props.total_memory,
             "multi_processor_count": props.multi_processor_count, "zeros_1m_bytes": grown,
             "total_from_mem_get_info": torch.cuda.mem_get_info()[1], "seeded_randn": seeded}
