@@ -13,10 +13,11 @@ namespace spl {
 namespace {
 
 // LibTorch's CUDA errors spell it in capitals ("CUDA error", "the 'CUDA' backend", "Torch not
-// compiled with CUDA enabled") or name the driver; a lower-case "cuda" is a device's or a
-// setting's name in some other error (a bad device string, an unknown flag), which stays as it is.
+// compiled with CUDA enabled") or name the driver, or say that CUDA is missing (1.13: "not linked
+// with support for cuda devices"); a lower-case "cuda" elsewhere is a device's or a setting's name
+// in some other error (a bad device string, an unknown flag), which stays as it is.
 bool mentions_cuda(const std::string& message) {
-    for (const char* needle : {"CUDA", "NVIDIA", "cuda runtime error"})
+    for (const char* needle : {"CUDA", "NVIDIA", "cuda runtime error", "support for cuda devices"})
         if (message.find(needle) != std::string::npos) return true;
     return false;
 }
