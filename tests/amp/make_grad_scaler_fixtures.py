@@ -25,6 +25,8 @@ from fixture_writer import error_text, flat, write  # noqa: E402
 STEPS = 40
 # step -> the value written into a gradient's first element (parameter step % 4).
 BAD = {5: float("inf"), 6: float("nan"), 17: float("-inf"), 29: float("nan"), 30: float("inf")}
+# The same with an inf at the first step too.
+BAD0 = {0: float("inf"), **BAD}
 
 
 def problem():
@@ -67,11 +69,11 @@ def train(params, opt, scaler, steps, clip=None, bad=BAD, first=0):
     return scales, skipped
 
 
-def case(v, name, make_opt, clip=None, **scaler_kw):
+def case(v, name, make_opt, clip=None, bad=BAD, **scaler_kw):
     params = problem()
     opt = make_opt(params)
     scaler = torch.amp.GradScaler("cpu", growth_interval=3, **scaler_kw)
-    scales, skipped = train(params, opt, scaler, STEPS, clip)
+    scales, skipped = train(params, opt, scaler, STEPS, clip, bad=bad)
     v[name + "_scales"] = scales
     v[name + "_skipped"] = skipped
     v[name + "_params"] = [flat(p) for p in params]
@@ -97,6 +99,10 @@ case(v, "sgd_clip", lambda ps: sgd(ps), clip=0.25)
 odd = dict(init_scale=1000.0, growth_factor=3.0, backoff_factor=0.25)
 case(v, "adam_odd", lambda ps: adam(ps, foreach=True), **odd)
 case(v, "adam_fused_odd", lambda ps: adam(ps, fused=True), **odd)
+# Fused Adagrad (whose lib.torch step takes no grad_scale/found_inf: the scaler divides and
+# skips for it); its state is made by its constructor, so skipped steps, the first too, read
+# the same.
+case(v, "adagrad_fused_odd", lambda ps: torch.optim.Adagrad(ps, lr=0.05, fused=True), bad=BAD0, **odd)
 
 # Two optimizers, one scaler (PyTorch's per-optimizer states): an inf in one optimizer's
 # gradients skips that optimizer's step only; update() backs off once for both.
@@ -178,9 +184,6 @@ v["resumed_params"] = [flat(p) for p in params]
 # The fused optimizers' own protocol (_step_supports_amp_scaling): the scaler sets
 # optimizer.grad_scale and .found_inf, the step runs even when an inf was found (the kernel
 # skips, the step count is taken back), so a skipped FIRST step creates the state.
-BAD0 = {0: float("inf"), **BAD}
-
-
 def plain(v, values=True):
     """The optimizer's state_dict as plain values: each tensor as its dtype, shape and
     (with values) flattened values; tuples as lists."""
