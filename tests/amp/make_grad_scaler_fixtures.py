@@ -20,33 +20,15 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "nn"))
+sys.path.insert(0, os.path.join(HERE, "..", "optim"))
 from fixture_writer import error_text, flat, write  # noqa: E402
+from trajectory import data, loss_of, problem  # noqa: E402  (tests/optim's fixed problem)
 
 STEPS = 40
 # step -> the value written into a gradient's first element (parameter step % 4).
 BAD = {5: float("inf"), 6: float("nan"), 17: float("-inf"), 29: float("nan"), 30: float("inf")}
 # The same with an inf at the first step too.
 BAD0 = {0: float("inf"), **BAD}
-
-
-def problem():
-    w1 = (torch.arange(40, dtype=torch.float32).sin().reshape(8, 5) * 0.5).requires_grad_()
-    b1 = (torch.arange(8, dtype=torch.float32).cos() * 0.1).requires_grad_()
-    w2 = ((torch.arange(24, dtype=torch.float32) * 0.7).sin().reshape(3, 8) * 0.5).requires_grad_()
-    b2 = torch.zeros(3).requires_grad_()
-    return [w1, b1, w2, b2]
-
-
-def data():
-    x = (torch.arange(80, dtype=torch.float32) * 0.37).cos().reshape(16, 5)
-    y = (torch.arange(48, dtype=torch.float32) * 0.21).sin().reshape(16, 3)
-    return x, y
-
-
-def loss_of(params, x, y):
-    w1, b1, w2, b2 = params
-    hidden = torch.tanh(x @ w1.t() + b1)
-    return ((hidden @ w2.t() + b2 - y) ** 2).mean()
 
 
 def train(params, opt, scaler, steps, clip=None, bad=BAD, first=0):
