@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Writes tests/vision/models_fixtures.spl and, beside it, one state-dict file per architecture
+(<arch>.pt, not committed: see .gitignore): torchvision's own models (the pinned torchvision,
+installed without dependencies over the pinned torch) against lib.torch.vision.models.
+
+For each architecture, after torch.manual_seed(seed):
+  <arch>_keys    state_dict() keys, in order
+  <arch>_init    per parameter, [sum (float64), first three values, last value] of the
+                 initialisation (same ATen draws => equal exactly)
+  <arch>_repr    repr(model)
+Then random weights (every norm's weight, bias, running statistics and batch count, every
+linear bias drawn anew; convs and linears keep their seeded init), saved with torch.save to
+<arch>.pt; and
+  <arch>_out     eval() output on torch.randn(1, 3, 64, 64) drawn after manual_seed(seed + 1)
+Big matrices (more than 4M elements: vgg's first two linears) are saved as a strided view of
+a small storage (w[i, j] = s[3 i + j]) so that the file stays small; the model is loaded
+from the file before its output is taken, as the spec does.
+
+    .venv/bin/python tests/vision/make_models_fixtures.py
+"""
+import os
+import sys
+
+import torch
+import torchvision.models as tvm
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "nn"))
+from fixture_writer import write  # noqa: E402
+
+ARCHS = [("resnet18", tvm.resnet18, 1), ("resnet50", tvm.resnet50, 2),
+         ("vgg11_bn", tvm.vgg11_bn, 3), ("mobilenet_v2", tvm.mobilenet_v2, 4)]
+
+
+def checksum(p):
+    f = p.detach().reshape(-1)
+    return [f.double().sum().item()] + [float(x) for x in f[:3].tolist()] + [float(f[-1])]
+
+
+def randomised(m, seed):
+    """The model's state with random norms and biases; big matrices as small strided views."""
+    g = torch.Generator().manual_seed(seed)
+    sd = {}
+    for k, t in m.state_dict().items():
+        leaf = k.rsplit(".", 1)[1]
+        if leaf == "num_batches_tracked":
+            t = torch.tensor(int(torch.randint(0, 1000, (), generator=g)))
+        elif leaf in ("running_var",):
+            t = torch.rand(t.shape, generator=g) + 0.5
+        elif t.dim() == 1:   # norms' weight / bias / running_mean, linears' and convs' biases
+            t = torch.randn(t.shape, generator=g) * 0.1 + (1.0 if leaf == "weight" else 0.0)
+        elif t.numel() > 4_000_000 and t.dim() == 2:
+            rows, cols = t.shape
+            base = torch.randn(3 * (rows - 1) + cols, generator=g) * 0.01
+            t = base.as_strided((rows, cols), (3, 1))
+        sd[k] = t
+    return sd
+
+
+def main():
+    v = {}
+    for name, make, seed in ARCHS:
+        torch.manual_seed(seed)
+        m = make()
+        sd = m.state_dict()
+        v[name + "_keys"] = list(sd.keys())
+        v[name + "_init"] = [checksum(p) for _, p in m.named_parameters()]
+        v[name + "_repr"] = repr(m)
+        path = os.path.join(HERE, name + ".pt")
+        torch.save(randomised(m, seed), path)
+        m.load_state_dict(torch.load(path), strict=True)
+        m.eval()
+        torch.manual_seed(seed + 1)
+        x = torch.randn(1, 3, 64, 64)
+        with torch.no_grad():
+            v[name + "_out"] = [float(y) for y in m(x).reshape(-1).tolist()]
+    write(os.path.join(HERE, "models_fixtures.spl"), __file__, v, also=" and torchvision " + __import__("torchvision").__version__)
+
+
+if __name__ == "__main__":
+    main()
