@@ -81,8 +81,9 @@ private:
     }
 
     c10::IValue list(int64_t n, const c10::TypePtr& want, int64_t depth) {
-        const c10::TypePtr element =
-            want && want->kind() == c10::TypeKind::ListType ? want->expectRef<c10::ListType>().getElementType() : nullptr;
+        const c10::TypePtr element = want && want->kind() == c10::TypeKind::ListType
+                                         ? want->expectRef<c10::ListType>().getElementType()
+                                         : nullptr;
         std::vector<c10::IValue> items;
         for (int64_t i = 0; i < n; ++i) items.push_back(next(element, depth + 1));
         c10::TypePtr type = element ? element : common_type(items);
@@ -97,8 +98,8 @@ private:
         const auto* t = want && want->kind() == c10::TypeKind::TupleType ? &want->expectRef<c10::TupleType>() : nullptr;
         std::vector<c10::IValue> items;
         for (int64_t i = 0; i < n; ++i)
-            items.push_back(next(t && static_cast<size_t>(i) < t->elements().size() ? t->elements()[i] : nullptr,
-                                 depth + 1));
+            items.push_back(
+                next(t && static_cast<size_t>(i) < t->elements().size() ? t->elements()[i] : nullptr, depth + 1));
         return c10::ivalue::Tuple::create(std::move(items));
     }
 
@@ -202,8 +203,8 @@ void write_value(const c10::IValue& v, pt::Program& p, const std::string& where,
             TORCH_CHECK(entry.key().isString() || entry.key().isInt(), where, " is a dict with keys of type ",
                         entry.key().type()->repr_str(), ": lib.torch takes dicts with text or int keys");
             write_value(entry.key(), p, where, depth + 1);
-            const std::string key = entry.key().isString() ? "'" + entry.key().toStringRef() + "'"
-                                                           : std::to_string(entry.key().toInt());
+            const std::string key =
+                entry.key().isString() ? "'" + entry.key().toStringRef() + "'" : std::to_string(entry.key().toInt());
             write_value(entry.value(), p, where + "[" + key + "]", depth + 1);
         }
     } else {
@@ -283,7 +284,7 @@ SPL_TORCH_EXPORT SplValue rt_torch_jit_run(int64_t module, const char* method, S
     return spl::guarded<SplValue>(__func__, [&] {
         torch::jit::Module& m = spl::jit::module_of(module);
         const std::string name(spl::required_text(method, "method"));
-        const std::optional<torch::jit::Method> found = m.find_method(name);
+        const auto found = m.find_method(name); // std::optional, c10::optional in 1.13
         if (!found)
             throw spl::SplError("'RecursiveScriptModule' object has no attribute '" + name + "' (" +
                                 m.type()->name()->qualifiedName() + " has no method '" + name + "')");
