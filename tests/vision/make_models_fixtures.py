@@ -9,10 +9,11 @@ For each architecture, after torch.manual_seed(seed):
                  initialisation (same ATen draws => equal exactly)
   <arch>_repr    repr(model)
 Then random weights (every norm's weight, bias, running statistics and batch count, every
-linear bias drawn anew; convs and linears keep their seeded init), saved with torch.save to
+bias and every all-zero tensor drawn anew; convs and linears keep their seeded init), saved with torch.save to
 <arch>.pt; and
-  <arch>_out     eval() output on torch.randn(1, 3, 64, 64) drawn after manual_seed(seed + 1)
-Big matrices (more than 4M elements: vgg's first two linears) are saved as a strided view of
+  <arch>_out     eval() output on torch.randn(1, 3, 64, 64) (224 x 224 for vit_b_16) drawn
+                 after manual_seed(seed + 1)
+Big matrices (more than 1M elements: vgg's linears, resnet50's fc, vit's projections) are saved as a strided view of
 a small storage (w[i, j] = s[3 i + j]) so that the file stays small; the model is loaded
 from the file before its output is taken, as the spec does.
 
@@ -28,8 +29,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "nn"))
 from fixture_writer import write  # noqa: E402
 
-ARCHS = [("resnet18", tvm.resnet18, 1), ("resnet50", tvm.resnet50, 2),
-         ("vgg11_bn", tvm.vgg11_bn, 3), ("mobilenet_v2", tvm.mobilenet_v2, 4)]
+# name, constructor, seed, input side (vit_b_16 takes 224 only)
+ARCHS = [("resnet18", tvm.resnet18, 1, 64), ("resnet50", tvm.resnet50, 2, 64),
+         ("vgg11_bn", tvm.vgg11_bn, 3, 64), ("mobilenet_v2", tvm.mobilenet_v2, 4, 64),
+         ("mobilenet_v3_small", tvm.mobilenet_v3_small, 5, 64), ("efficientnet_b0", tvm.efficientnet_b0, 6, 64),
+         ("vit_b_16", tvm.vit_b_16, 7, 224)]
 
 
 def checksum(p):
@@ -42,24 +46,26 @@ def randomised(m, seed):
     g = torch.Generator().manual_seed(seed)
     sd = {}
     for k, t in m.state_dict().items():
-        leaf = k.rsplit(".", 1)[1]
+        leaf = k.rsplit(".", 1)[-1]
         if leaf == "num_batches_tracked":
             t = torch.tensor(int(torch.randint(0, 1000, (), generator=g)))
         elif leaf in ("running_var",):
             t = torch.rand(t.shape, generator=g) + 0.5
         elif t.dim() == 1:   # norms' weight / bias / running_mean, linears' and convs' biases
             t = torch.randn(t.shape, generator=g) * 0.1 + (1.0 if leaf == "weight" else 0.0)
-        elif t.numel() > 4_000_000 and t.dim() == 2:
+        elif t.numel() > 1_000_000 and t.dim() == 2:
             rows, cols = t.shape
             base = torch.randn(3 * (rows - 1) + cols, generator=g) * 0.01
             t = base.as_strided((rows, cols), (3, 1))
+        elif t.is_floating_point() and not t.any():   # vit's class token and zeroed head
+            t = torch.randn(t.shape, generator=g) * 0.02
         sd[k] = t
     return sd
 
 
 def main():
     v = {}
-    for name, make, seed in ARCHS:
+    for name, make, seed, side in ARCHS:
         torch.manual_seed(seed)
         m = make()
         sd = m.state_dict()
@@ -71,7 +77,7 @@ def main():
         m.load_state_dict(torch.load(path), strict=True)
         m.eval()
         torch.manual_seed(seed + 1)
-        x = torch.randn(1, 3, 64, 64)
+        x = torch.randn(1, 3, side, side)
         with torch.no_grad():
             v[name + "_out"] = [float(y) for y in m(x).reshape(-1).tolist()]
     write(os.path.join(HERE, "models_fixtures.spl"), __file__, v, also=" and torchvision " + __import__("torchvision").__version__)
