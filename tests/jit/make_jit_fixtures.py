@@ -122,6 +122,13 @@ def main():
     v["error_args"] = error_text(lambda: m.forward(x))
     v["error_types"] = error_text(lambda: m.forward(x, 3))
 
+    m = torch.jit.load(path)
+    m.to(torch.float64)
+    m.eval()
+    v["f64_dtypes"] = [str(t.dtype).replace("torch.", "") for t in m.state_dict().values()]
+    v["f64_out"] = flat(m(x.double(), [e.double() for e in extras]))
+    v["error_keyword"] = error_text(lambda: m(x.double(), extras=[], nope=1))
+
     # fine-tuning: Adam, 10 steps, train mode
     m = torch.jit.load(path)
     m.train()

@@ -86,9 +86,7 @@ private:
                                          : nullptr;
         std::vector<c10::IValue> items;
         for (int64_t i = 0; i < n; ++i) items.push_back(next(element, depth + 1));
-        c10::TypePtr type = element ? element : common_type(items);
-        for (const auto& item : items)
-            if (!item.type()->isSubtypeOf(*type)) type = c10::AnyType::get();
+        const c10::TypePtr type = fitting(element, items);
         c10::impl::GenericList out(type);
         for (auto& item : items) out.push_back(std::move(item));
         return c10::IValue(std::move(out));
@@ -110,15 +108,21 @@ private:
             keys.push_back(next(t ? t->getKeyType() : nullptr, depth + 1));
             values.push_back(next(t ? t->getValueType() : nullptr, depth + 1));
         }
-        c10::TypePtr key_type = t ? t->getKeyType() : common_type(keys);
-        c10::TypePtr value_type = t ? t->getValueType() : common_type(values);
-        for (const auto& k : keys)
-            if (!k.type()->isSubtypeOf(*key_type)) key_type = c10::StringType::get();
-        for (const auto& v : values)
-            if (!v.type()->isSubtypeOf(*value_type)) value_type = c10::AnyType::get();
-        c10::impl::GenericDict out(key_type, value_type);
+        c10::impl::GenericDict out(fitting(t ? t->getKeyType() : nullptr, keys),
+                                   fitting(t ? t->getValueType() : nullptr, values));
         for (size_t i = 0; i < keys.size(); ++i) out.insert_or_assign(std::move(keys[i]), std::move(values[i]));
         return c10::IValue(std::move(out));
+    }
+
+    // `wanted` when every item fits it; otherwise the items' own type, so that the schema check
+    // names what was given ("Dict[str, Tensor]" where "Dict[str, float]" was asked for).
+    static c10::TypePtr fitting(const c10::TypePtr& wanted, const std::vector<c10::IValue>& items) {
+        if (wanted) {
+            bool fits = true;
+            for (const auto& item : items) fits = fits && item.type()->isSubtypeOf(*wanted);
+            if (fits) return wanted;
+        }
+        return common_type(items);
     }
 
     // The one type every item has (Tensor for a list of tensors), or Any.
@@ -277,10 +281,11 @@ SPL_TORCH_EXPORT int64_t rt_torch_jit_load(const char* path, const char* map_loc
     });
 }
 
-// Runs `method` with the arguments the program holds (its top-level values, in order); the
-// result as a program.
-SPL_TORCH_EXPORT SplValue rt_torch_jit_run(int64_t module, const char* method, SplI64Array ops, SplTextArray texts,
-                                           SplF64Array floats, SplI64Array tensors) {
+// Runs `method` with the arguments the program holds: its first `npositional` top-level values
+// positional, then one per name in `names` (keyword arguments). The result as a program.
+SPL_TORCH_EXPORT SplValue rt_torch_jit_run(int64_t module, const char* method, int64_t npositional, SplTextArray names,
+                                           SplI64Array ops, SplTextArray texts, SplF64Array floats,
+                                           SplI64Array tensors) {
     return spl::guarded<SplValue>(__func__, [&] {
         torch::jit::Module& m = spl::jit::module_of(module);
         const std::string name(spl::required_text(method, "method"));
@@ -288,21 +293,31 @@ SPL_TORCH_EXPORT SplValue rt_torch_jit_run(int64_t module, const char* method, S
         if (!found)
             throw spl::SplError("'RecursiveScriptModule' object has no attribute '" + name + "' (" +
                                 m.type()->name()->qualifiedName() + " has no method '" + name + "')");
-        const auto& arguments = found->function().getSchema().arguments();
+        const c10::FunctionSchema& schema = found->function().getSchema();
+        const auto& arguments = schema.arguments();
+        const std::vector<std::string> keywords = spl::io::text_list(names, "names");
         spl::check_list(ops.len, ops.data, "ops");
         spl::check_list(floats.len, floats.data, "floats");
         spl::check_list(tensors.len, tensors.data, "tensors");
         spl::jit::ProgramReader reader(ops, spl::io::text_list(texts, "texts"), floats, tensors);
         std::vector<c10::IValue> stack;
-        while (!reader.done()) {
-            const size_t i = stack.size() + 1; // arguments[0] is self
-            stack.push_back(reader.next(i < arguments.size() ? arguments[i].type() : nullptr));
+        for (int64_t i = 0; i < npositional; ++i) {
+            const size_t at = static_cast<size_t>(i) + 1; // arguments[0] is self
+            stack.push_back(reader.next(at < arguments.size() ? arguments[at].type() : nullptr));
         }
+        torch::jit::Kwargs kwargs;
+        for (const std::string& keyword : keywords) {
+            const auto index = schema.argumentIndexWithName(keyword);
+            kwargs[keyword] = reader.next(index ? arguments[*index].type() : nullptr);
+        }
+        TORCH_CHECK(reader.done(), "ops: more values than ", npositional, " positional and ", keywords.size(),
+                    " named arguments");
         c10::IValue out;
         try {
-            out = (*found)(std::move(stack));
+            out = (*found)(std::move(stack), kwargs);
         } catch (const c10::Error& e) {
-            throw spl::SplError(name + "() " + spl::jit::error_text(e));
+            const std::string message = spl::jit::error_text(e);
+            throw spl::SplError(message.rfind(name + "()", 0) == 0 ? message : name + "() " + message);
         }
         return spl::jit::value_result(out, name + "()'s result");
     });
@@ -377,8 +392,8 @@ SPL_TORCH_EXPORT void rt_torch_jit_save(int64_t module, const char* path) {
 } // extern "C"
 
 SPL_EXTRA(rt_torch_jit_load, "path", "map_location")
-SPL_EXTRA_RETURNS(rt_torch_jit_run, "([i64], [text], [f64], [i64])", "module", "method", "ops", "texts", "floats",
-                  "tensors")
+SPL_EXTRA_RETURNS(rt_torch_jit_run, "([i64], [text], [f64], [i64])", "module", "method", "npositional", "names", "ops",
+                  "texts", "floats", "tensors")
 SPL_EXTRA_RETURNS(rt_torch_jit_methods, "[text]", "module")
 SPL_EXTRA_RETURNS(rt_torch_jit_attr, "([i64], [text], [f64], [i64])", "module", "name")
 SPL_EXTRA_RETURNS(rt_torch_jit_tensors, "([text], [i64])", "module", "buffers")
