@@ -13,6 +13,9 @@ bias and every all-zero tensor drawn anew; convs and linears keep their seeded i
 <arch>.pt; and
   <arch>_out     eval() output on torch.randn(1, 3, 64, 64) (224 x 224 for vit_b_16) drawn
                  after manual_seed(seed + 1)
+resnet18 and efficientnet_b0 also in train() on torch.randn(2, 3, 64, 64) after manual_seed(seed
++ 2) (<arch>_train_out, a running mean's checksum after it: <arch>_train_running_mean), and
+torchvision.ops.stochastic_depth's draws (sd_*).
 Big matrices (more than 1M elements: vgg's linears, resnet50's fc, vit's projections) are saved as a strided view of
 a small storage (w[i, j] = s[3 i + j]) so that the file stays small; the model is loaded
 from the file before its output is taken, as the spec does.
@@ -24,16 +27,21 @@ import sys
 
 import torch
 import torchvision.models as tvm
+import torchvision.ops as tvops
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "nn"))
-from fixture_writer import write  # noqa: E402
+from fixture_writer import flat, write  # noqa: E402
 
 # name, constructor, seed, input side (vit_b_16 takes 224 only)
 ARCHS = [("resnet18", tvm.resnet18, 1, 64), ("resnet50", tvm.resnet50, 2, 64),
          ("vgg11_bn", tvm.vgg11_bn, 3, 64), ("mobilenet_v2", tvm.mobilenet_v2, 4, 64),
          ("mobilenet_v3_small", tvm.mobilenet_v3_small, 5, 64), ("efficientnet_b0", tvm.efficientnet_b0, 6, 64),
          ("vit_b_16", tvm.vit_b_16, 7, 224)]
+
+
+# Architectures also run in train mode, with the running statistic recorded after it.
+TRAIN = {"resnet18": "layer4.1.bn2.running_mean", "efficientnet_b0": "features.6.3.block.3.1.running_mean"}
 
 
 def checksum(p):
@@ -80,6 +88,19 @@ def main():
         x = torch.randn(1, 3, side, side)
         with torch.no_grad():
             v[name + "_out"] = [float(y) for y in m(x).reshape(-1).tolist()]
+        if name in TRAIN:
+            # train(): batch statistics, running statistics moved, dropout and stochastic depth drawn.
+            m.train()
+            torch.manual_seed(seed + 2)
+            x = torch.randn(2, 3, 64, 64)
+            v[name + "_train_out"] = [float(y) for y in m(x).detach().reshape(-1).tolist()]
+            v[name + "_train_running_mean"] = checksum(m.state_dict()[TRAIN[name]])
+    torch.manual_seed(8)
+    x = torch.randn(6, 3, 2)
+    v["sd_row"] = flat(tvops.stochastic_depth(x, 0.5, "row", True))
+    v["sd_batch"] = [flat(tvops.stochastic_depth(x, 0.5, "batch", True)) for _ in range(4)]
+    v["sd_eval"] = flat(tvops.stochastic_depth(x, 0.5, "row", False))
+    v["sd_repr"] = repr(tvops.StochasticDepth(0.0125, "row"))
     write(os.path.join(HERE, "models_fixtures.spl"), __file__, v, also=" and torchvision " + __import__("torchvision").__version__)
 
 
