@@ -10,7 +10,11 @@ they wrote: Simple and Python side by side on the same machine and LibTorch, whi
 "equal to PyTorch's" means. The committed fixtures stay the record of one run, for running
 a spec by hand.
 
-usage: fresh_fixtures.py PYTHON_WITH_TORCH SPLRUN SPEC_DIR WORK_DIR
+usage: fresh_fixtures.py PYTHON_WITH_TORCH SPLRUN SPEC_DIR WORK_DIR [--from-copy-root]
+
+--from-copy-root: the specs run from WORK_DIR's parent, for folders whose specs name their
+files by repository path (tests/data/files/...): WORK_DIR is then .../tests, so those paths
+resolve inside the copy.
 
 The copy is WORK_DIR/<the folder's name>; the folder's siblings (tests/nn beside tests/spl:
 make_fixtures.py imports nn's fixture_writer) are linked beside it, to the sources, so that
@@ -26,6 +30,7 @@ import time
 
 def main():
     python, splrun, spec_dir, work_parent = sys.argv[1:5]
+    from_root = sys.argv[5:6] == ["--from-copy-root"]
     spec_dir = os.path.abspath(spec_dir)
     shutil.rmtree(work_parent, ignore_errors=True)
     work = os.path.join(work_parent, os.path.basename(spec_dir))
@@ -43,7 +48,8 @@ def main():
             sys.exit(1)
     print(f"fixtures made on this machine by {len(scripts)} scripts in {time.monotonic() - start:.1f} s")
     sys.stdout.flush()
-    sys.exit(subprocess.run([splrun, "test", work]).returncode)
+    cwd = os.path.dirname(os.path.abspath(work_parent)) if from_root else None
+    sys.exit(subprocess.run([splrun, "test", work], cwd=cwd).returncode)
 
 
 if __name__ == "__main__":

@@ -80,7 +80,7 @@ def main():
         "empty": torch.zeros(0, 3),
         "n": 3, "big": 2**40, "neg": -(2**40), "min": -(2**63), "x": 2.5, "s": "text é {ok}", "none": None,
         "yes": True, "no": False,
-        "list": [1, 2.0, "x", None, [True]], "tup": (1, 2), "one": (5,), "nine": tuple(range(9)),
+        "list": [1, 2.0, "x", None, [True]], "tup": (1, 2), "tup_none": (1, None), "one": (5,), "nine": tuple(range(9)),
         "by_int": {1: "one", 2: "two"}, "nested": {"a": {"b": {"c": [f32[0]]}}},
     }
     plain["f64"] = plain["f64"].double()
