@@ -15,7 +15,9 @@ bias and every all-zero tensor drawn anew; convs and linears keep their seeded i
                  after manual_seed(seed + 1)
 resnet18 and efficientnet_b0 also in train() on torch.randn(2, 3, 64, 64) after manual_seed(seed
 + 2) (<arch>_train_out, a running mean's checksum after it: <arch>_train_running_mean), and
-torchvision.ops.stochastic_depth's draws (sd_*).
+torchvision.ops.stochastic_depth's draws (sd_*); and VARIANTS (var_*): other constructors and
+non-default arguments, built after manual_seed(20 + i), their eval() output on
+torch.randn(2, 3, 64, 64) drawn after adding randn * 0.01 to every parameter.
 Big matrices (more than 1M elements: vgg's linears, resnet50's fc, vit's projections) are saved as a strided view of
 a small storage (w[i, j] = s[3 i + j]) so that the file stays small; the model is loaded
 from the file before its output is taken, as the spec does.
@@ -39,6 +41,18 @@ ARCHS = [("resnet18", tvm.resnet18, 1, 64), ("resnet50", tvm.resnet50, 2, 64),
          ("mobilenet_v3_small", tvm.mobilenet_v3_small, 5, 64), ("efficientnet_b0", tvm.efficientnet_b0, 6, 64),
          ("vit_b_16", tvm.vit_b_16, 7, 224)]
 
+
+# Other constructors and non-default arguments: keys, init and the eval() output of the
+# seeded model itself (no file), under var_<name>_*.
+VARIANTS = [
+    ("resnet18_args", lambda: tvm.resnet18(num_classes=10, zero_init_residual=True)),
+    ("resnet50_dilated", lambda: tvm.resnet50(num_classes=5, replace_stride_with_dilation=[False, True, True])),
+    ("wide_resnext", lambda: tvm.resnet.ResNet(tvm.resnet.Bottleneck, [1, 1, 1, 1], num_classes=4, groups=4, width_per_group=32)),
+    ("mobilenet_v2_half", lambda: tvm.mobilenet_v2(num_classes=7, width_mult=0.5)),
+    ("mobilenet_v3_large_tail", lambda: tvm.mobilenet_v3_large(num_classes=8, reduced_tail=True, dilated=True)),
+    ("efficientnet_b1", lambda: tvm.efficientnet_b1(num_classes=9)),
+    ("vit_b_32_small", lambda: tvm.vit_b_32(image_size=64, num_classes=3, representation_size=16)),
+]
 
 # Architectures also run in train mode, with the running statistic recorded after it.
 TRAIN = {"resnet18": "layer4.1.bn2.running_mean", "efficientnet_b0": "features.6.3.block.3.1.running_mean"}
@@ -101,6 +115,17 @@ def main():
             x = torch.randn(2, 3, 64, 64)
             v[name + "_train_out"] = short(m(x))
             v[name + "_train_running_mean"] = checksum(m.state_dict()[TRAIN[name]])
+    for i, (name, make) in enumerate(VARIANTS):
+        torch.manual_seed(20 + i)
+        m = make().eval()
+        v["var_" + name + "_keys"] = list(m.state_dict().keys())
+        v["var_" + name + "_init"] = [checksum(p) for _, p in m.named_parameters()]
+        with torch.no_grad():
+            # Noise on every parameter (drawn in named_parameters() order), so that no output
+            # is trivially small (a zeroed head, 0.01-scaled classifiers).
+            for p in m.parameters():
+                p.add_(torch.randn(p.shape) * 0.01)
+            v["var_" + name + "_out"] = short(m(torch.randn(2, 3, 64, 64)))
     torch.manual_seed(8)
     x = torch.randn(6, 3, 2)
     v["sd_row"] = flat(tvops.stochastic_depth(x, 0.5, "row", True))
