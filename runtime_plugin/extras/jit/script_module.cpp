@@ -6,6 +6,7 @@
 // (the same TensorImpl), so that an optimizer stepping them changes the module.
 #include "extras/io/io_support.h"
 #include "extras/io/pt_format.h"
+#include "extras/jit/script_module.h"
 
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/serialization/import.h>
@@ -32,13 +33,6 @@ public:
     torch::jit::Module module;
 };
 
-torch::jit::Module& module_of(int64_t handle) {
-    return HandleTable::instance().object<ScriptModuleObject>(handle, "module", ScriptModuleObject::kKind)->module;
-}
-
-int64_t new_module(torch::jit::Module m) {
-    return HandleTable::instance().insert_object(std::make_shared<ScriptModuleObject>(std::move(m)));
-}
 
 // --- the flat program -> IValues ---------------------------------------------------------
 
@@ -259,6 +253,14 @@ SplValue named_handles(const Items& items, Handle handle_of) {
 std::string error_text(const c10::Error& e) { return e.what_without_backtrace(); }
 
 } // namespace
+
+torch::jit::Module& module_of(int64_t handle) {
+    return HandleTable::instance().object<ScriptModuleObject>(handle, "module", ScriptModuleObject::kKind)->module;
+}
+
+int64_t new_module(torch::jit::Module m) {
+    return HandleTable::instance().insert_object(std::make_shared<ScriptModuleObject>(std::move(m)));
+}
 } // namespace spl::jit
 
 extern "C" {
