@@ -1,31 +1,54 @@
 #!/usr/bin/env bash
 # Simple vs Python torch.distributed on this machine, 2 ranks over loopback (Gloo): all_reduce of
-# 1 M and 16 M floats, and a DDP training step. Each side runs ROUNDS times, alternating; the
-# ratios are Simple's best over Python's best (below 1: Simple is faster).
+# 1 M and 16 M floats, and a DDP training step. Each side runs ROUNDS times, alternating; for each
+# measurement it prints both sides' best (the ratio of bests) and the median of the rounds' bests
+# (below 1: Simple is faster). On a loaded 2-core machine a single best swings by +-15% from one
+# call of this script to the next: the median of the rounds is the steadier of the two.
 #   bench/distributed/compare.sh [ROUNDS]      (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${1:-3}
 export SIMPLE_SFFI_PATH=build/runtime_plugin SIMPLE_LIB=spl_stubs/lib GLOO_SOCKET_IFNAME=lo OMP_NUM_THREADS=1
-port=29650
+log=$(mktemp /tmp/compare_distributed.XXXXXX)
+port=$((29650 + RANDOM % 100 * 20)) # a base of its own: two calls in a row do not share ports
 out=""
+# One run's output. A run that fails before printing its figures stops the comparison, naming
+# the run and keeping its stderr; one that fails after them (Python's DDP step now and then
+# aborts in its teardown, after destroy_process_group: "terminate called without an active
+# exception") is said on stderr and its figures kept.
+run() {
+  local got status=0
+  got=$("$@" 2>"$log") || status=$?
+  printf '%s\n' "$got"
+  if [ "$status" -ne 0 ]; then
+    if grep -q ' ms' <<<"$got"; then
+      echo "compare.sh: $* exited with $status after printing its figures: $(grep -m1 -v '^\*\|OMP_NUM' "$log")" >&2
+    else
+      echo "compare.sh: failed: $* (its stderr: $log)" >&2
+      grep -v '^ \|^Traceback\|^\*\|OMP_NUM' "$log" | head -n 20 >&2
+      exit 1
+    fi
+  fi
+}
 for _ in $(seq "$ROUNDS"); do
   for prog in all_reduce ddp_step; do
     port=$((port + 2))
-    out+=$(build/host/splrun --nproc-per-node 2 --master-port "$port" "bench/distributed/$prog.spl" 2>/dev/null)$'\n'
-    out+=$(.venv/bin/torchrun --nproc-per-node 2 --master-port "$((port + 1))" "bench/distributed/$prog.py" 2>/dev/null)$'\n'
+    out+=$(run build/host/splrun --nproc-per-node 2 --master-port "$port" "bench/distributed/$prog.spl")$'\n'
+    out+=$(run .venv/bin/torchrun --nproc-per-node 2 --master-port "$((port + 1))" "bench/distributed/$prog.py")$'\n'
   done
 done
+rm -f "$log"
 printf '%s' "$out" | .venv/bin/python -c '
-import re, sys
-best = {}
+import re, statistics, sys
+runs = {}
 for line in sys.stdin:
     m = re.match(r"(simple|python) (.+): ([0-9.e+-]+) ms", line.strip())
     if m:
-        key = (m.group(1), m.group(2))
-        best[key] = min(best.get(key, 1e30), float(m.group(3)))
-for what in sorted({k[1] for k in best}):
-    s, p = best.get(("simple", what)), best.get(("python", what))
+        runs.setdefault((m.group(1), m.group(2)), []).append(float(m.group(3)))
+for what in sorted({k[1] for k in runs}):
+    s, p = runs.get(("simple", what)), runs.get(("python", what))
     if s and p:
-        print(f"{what}: simple {s:.3f} ms, python {p:.3f} ms, ratio {s / p:.2f}x")
+        sm, pm = statistics.median(s), statistics.median(p)
+        print(f"{what}: simple {min(s):.3f} ms, python {min(p):.3f} ms, ratio {min(s) / min(p):.2f}x;"
+              f" medians {sm:.3f} / {pm:.3f} ms, ratio {sm / pm:.2f}x")
 '
