@@ -134,14 +134,14 @@ torch::jit::Module build_modules(const std::vector<std::string>& paths, const st
 // Values read back to the host while tracing (.item(), a tensor's truth): the trace holds them
 // as constants. PyTorch warns where Python converts (python_variable_methods.cpp); here a
 // thread-local RecordFunction callback sees the reads (aten::item, aten::is_nonzero, or
-// aten::_local_scalar_dense outside both), one warning each, in the tracer's words.
+// aten::_local_scalar_dense), one warning for each outermost read, in the tracer's words.
 thread_local int g_read_depth = 0;
 
 std::unique_ptr<at::ObserverContext> on_op_start(const at::RecordFunction& fn) {
     if (!g_warnings) return nullptr;
     const std::string name(fn.name());
     const bool item = name == "aten::item", truth = name == "aten::is_nonzero";
-    if (item || truth || (name == "aten::_local_scalar_dense" && g_read_depth == 0))
+    if ((item || truth || name == "aten::_local_scalar_dense") && g_read_depth == 0)
         g_warnings->push_back(std::string(truth ? "Converting a tensor to a Python boolean"
                                                 : "Converting a tensor to a Python number") +
                               torch::jit::tracer::WARN_PYTHON_DATAFLOW);
