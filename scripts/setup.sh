@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(meson ninja-build pkg-config g++ python3 python3-venv libyaml-cpp-dev nlohmann-json3-dev
               doctest-dev libbenchmark-dev libclang-dev libtorch-dev clang-format clang libclang-rt-14-dev
-              libgloo-dev)
+              libgloo-dev libpng-dev libjpeg62-turbo-dev)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
