@@ -12,6 +12,7 @@ usage: check_examples.py SPLRUN EXAMPLES_DIR [NAME...]
        check_examples.py --self-test   (the checks against made-up outputs, no splrun)
 """
 import glob
+import json
 import math
 import os
 import re
@@ -135,8 +136,34 @@ def digits_args(examples, tmp):
     return [found[0], os.path.join(tmp, "digits-best.pt")]
 
 
+# classify_image: its weights and image come from tests/examples/classify_image_reference.py (run by
+# the project's .venv), which also prints torchvision's top five for them; classify_args keeps that here.
+CLASSIFY_REFERENCE = {}
+
+
+def classify_args(examples, tmp):
+    python = os.path.join(examples, "..", ".venv", "bin", "python")
+    require(os.path.exists(python), "the project's .venv (scripts/setup.sh) is needed for torchvision's reference")
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "classify_image_reference.py")
+    done = subprocess.run([python, script, tmp], capture_output=True, text=True, timeout=600)
+    require(done.returncode == 0, f"classify_image_reference.py exited with {done.returncode}:\n{done.stderr}")
+    CLASSIFY_REFERENCE.update(json.loads(done.stdout.strip().splitlines()[-1]))
+    return [CLASSIFY_REFERENCE["weights"], CLASSIFY_REFERENCE["image"]]
+
+
+def check_classify_image(out, reference=CLASSIFY_REFERENCE):
+    """The same five classes in the same order as torchvision's, probabilities within 1e-5."""
+    classes = list_after(line_starting(out, "top-5 classes: "), "top-5 classes: ")
+    probabilities = list_after(line_starting(out, "top-5 probabilities: "), "top-5 probabilities: ")
+    want = reference["probabilities"]
+    require(classes == [float(c) for c in reference["classes"]], f"top-5 classes {classes}, torchvision's {reference['classes']}")
+    require(len(probabilities) == len(want) and all(within(p, w, 1e-5) for p, w in zip(probabilities, want)),
+            f"top-5 probabilities {probabilities}, torchvision's {want}")
+
+
 CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm, "digits": check_digits,
-          "pinn": check_pinn, "straight_through": check_straight_through, "ddp_digits": check_digits}
+          "pinn": check_pinn, "straight_through": check_straight_through, "ddp_digits": check_digits,
+          "classify_image": check_classify_image}
 
 
 def check_all(names, check_one, say=print):
@@ -190,6 +217,15 @@ SELF_TEST_CASES = [
 ]
 
 
+CLASSIFY_SELF_REFERENCE = {"classes": [590, 238, 299, 106, 58], "probabilities": [0.37, 0.058, 0.02, 0.0195, 0.019]}
+CLASSIFY_OK = "top-5 classes: [590, 238, 299, 106, 58]\ntop-5 probabilities: [0.37, 0.058, 0.02, 0.0195, 0.019]\n"
+CLASSIFY_SELF_TEST = [(CLASSIFY_OK, True),
+                      (CLASSIFY_OK.replace("[590, 238", "[238, 590"), False),
+                      (CLASSIFY_OK.replace("0.058,", "nan,"), False),
+                      (CLASSIFY_OK.replace(", 0.019]", "]"), False),
+                      ("top-5 classes: [590, 238, 299, 106, 58]\n", False)]
+
+
 def self_test():
     """Each check against made-up outputs (NaN, short lists, unreadable lines must FAIL with a
     reason), and check_all going on past an example that raises something else."""
@@ -197,6 +233,14 @@ def self_test():
     for name, out, should_pass in SELF_TEST_CASES:
         said = []
         check_all([name], lambda n: CHECKS[n](out), say=said.append)
+        passed = said[0].startswith("ok")
+        good = passed == should_pass and (passed or ": " in said[0])
+        wrong += not good
+        print(f"{'ok  ' if good else 'WRONG'} want {'ok' if should_pass else 'FAIL'}, got {said[0]!r}")
+
+    for out, should_pass in CLASSIFY_SELF_TEST:
+        said = []
+        check_all(["classify_image"], lambda n: check_classify_image(out, CLASSIFY_SELF_REFERENCE), say=said.append)
         passed = said[0].startswith("ok")
         good = passed == should_pass and (passed or ": " in said[0])
         wrong += not good
@@ -211,7 +255,8 @@ def self_test():
     good = failed == 1 and len(said) == 2 and said[0].startswith("FAIL first: TimeoutExpired") and said[1] == "ok   second"
     wrong += not good
     print(f"{'ok  ' if good else 'WRONG'} a timeout fails one example and the next still runs: {said}")
-    print(f"{len(SELF_TEST_CASES) + 1 - wrong} of {len(SELF_TEST_CASES) + 1} self-test cases as expected")
+    total = len(SELF_TEST_CASES) + len(CLASSIFY_SELF_TEST) + 1
+    print(f"{total - wrong} of {total} self-test cases as expected")
     return 1 if wrong else 0
 
 
@@ -223,7 +268,8 @@ def main():
 
     def check_one(name):
         require(name in CHECKS, f"no such example (known: {', '.join(CHECKS)})")
-        args = digits_args(examples, tmp) if name in ("digits", "ddp_digits") else []
+        args = digits_args(examples, tmp) if name in ("digits", "ddp_digits") else \
+            classify_args(examples, tmp) if name == "classify_image" else []
         # ddp_digits: 2 processes under splrun's launcher (DistributedDataParallel over Gloo on loopback)
         launcher = ["--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port", str(free_port())] if name == "ddp_digits" else []
         CHECKS[name](run(splrun, f"{examples}/{name}.spl", args, launcher))
