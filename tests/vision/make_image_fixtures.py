@@ -95,6 +95,7 @@ TRANSFORMS = {
     "to_float": ("u8", v2.ToDtype(torch.float32, scale=True)),
     "to_float64_noscale": ("u8", v2.ToDtype(torch.float64)),
     "to_uint8": ("f32", v2.ToDtype(torch.uint8, scale=True)),
+    "to_uint8_resized": ("f32", v2.Compose([v2.Resize([6, 9]), v2.ToDtype(torch.uint8, scale=True)])),
     "to_int16": ("u8", v2.ToDtype(torch.int16, scale=True)),
     "normalize": ("f32", v2.Normalize(MEAN, STD)),
     "pipeline": ("u8", v2.Compose([v2.Resize(10), v2.CenterCrop(8), v2.ToDtype(torch.float32, scale=True), v2.Normalize(MEAN, STD)])),
