@@ -33,7 +33,6 @@ public:
     torch::jit::Module module;
 };
 
-
 // --- the flat program -> IValues ---------------------------------------------------------
 
 class ProgramReader {

@@ -81,7 +81,8 @@ private:
             if (op == pt::kTuple) return c10::ivalue::Tuple::create(std::move(items));
             bool all_tensors = true;
             for (const auto& item : items) all_tensors = all_tensors && item.isTensor();
-            c10::impl::GenericList list(all_tensors ? c10::TypePtr(c10::TensorType::get()) : c10::TypePtr(c10::AnyType::get()));
+            c10::impl::GenericList list(all_tensors ? c10::TypePtr(c10::TensorType::get())
+                                                    : c10::TypePtr(c10::AnyType::get()));
             for (auto& item : items) list.push_back(std::move(item));
             return c10::IValue(std::move(list));
         }
@@ -142,9 +143,9 @@ std::unique_ptr<at::ObserverContext> on_op_start(const at::RecordFunction& fn) {
     const std::string name(fn.name());
     const bool item = name == "aten::item", truth = name == "aten::is_nonzero";
     if ((item || truth || name == "aten::_local_scalar_dense") && g_read_depth == 0)
-        g_warnings->push_back(std::string(truth ? "Converting a tensor to a Python boolean"
-                                                : "Converting a tensor to a Python number") +
-                              torch::jit::tracer::WARN_PYTHON_DATAFLOW);
+        g_warnings->push_back(
+            std::string(truth ? "Converting a tensor to a Python boolean" : "Converting a tensor to a Python number") +
+            torch::jit::tracer::WARN_PYTHON_DATAFLOW);
     if (item || truth) ++g_read_depth;
     return nullptr;
 }
@@ -158,8 +159,8 @@ void on_op_end(const at::RecordFunction& fn, at::ObserverContext*) {
 class WarningsCollector {
 public:
     explicit WarningsCollector(std::vector<std::string>& warnings)
-        : handle_(at::addThreadLocalCallback(at::RecordFunctionCallback(&on_op_start, &on_op_end)
-                                                 .scopes({at::RecordScope::FUNCTION}))) {
+        : handle_(at::addThreadLocalCallback(
+              at::RecordFunctionCallback(&on_op_start, &on_op_end).scopes({at::RecordScope::FUNCTION}))) {
         g_warnings = &warnings;
         g_read_depth = 0;
         torch::jit::tracer::setWarn(&record_warning);
@@ -248,8 +249,7 @@ SPL_TORCH_EXPORT const char* rt_torch_jit_canonical_graph(int64_t module) {
         auto graph = torch::jit::Canonicalize(spl::jit::forward_graph(module)->copy());
         torch::jit::Inline(*graph);
         torch::jit::EraseShapeInformation(graph);
-        const std::string text =
-            std::regex_replace(graph->toString(), std::regex("___torch_mangle_[0-9]+\\."), "");
+        const std::string text = std::regex_replace(graph->toString(), std::regex("___torch_mangle_[0-9]+\\."), "");
         spl::ResultArena::current().reset();
         return spl::ResultArena::current().text(text);
     });
