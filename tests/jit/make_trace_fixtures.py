@@ -70,6 +70,8 @@ def main():
     traced = torch.jit.trace(Net().eval(), (x,))
     # Simple's graph is flat (no prim::CallMethod per submodule): Python's inlined graph
     v["graph_ops"] = [n.kind() for n in traced.inlined_graph.nodes() if n.kind().startswith("aten::")]
+    # the top-level graph: each submodule's forward a prim::CallMethod
+    v["top_graph_kinds"] = [n.kind() for n in traced.graph.nodes() if n.kind() not in ("prim::Constant", "prim::ListConstruct")]
     v["state_keys"] = list(traced.state_dict().keys())
     v["child_names"] = [name for name, _ in traced.named_children()]
     small = torch.linspace(-1.0, 1.0, 12).reshape(3, 4)
@@ -82,6 +84,8 @@ def main():
     # the first line of each (the detail after it names the node and the values)
     v["dropout_warnings"] = [w.split("\n")[0] for w in drop]
     v["dropout_node"] = re.search(r"aten::\w+", drop[0]).group(0)
+    # a module's Dropout is a submodule's method: only the output mismatch
+    v["dropout_module_warnings"] = [w.split("\n")[0] for w in caught(lambda: torch.jit.trace(Drop().train(), (small,)))]
     flip = error_text(lambda: torch.jit.trace(Flip(), (small,)))
     v["flip_error_head"] = "\n".join(flip.split("\n")[:3])
     # the graph diff's changed operator lines, as "- aten::sigmoid" (value numbers and the source

@@ -255,6 +255,34 @@ SPL_TORCH_EXPORT const char* rt_torch_jit_canonical_graph(int64_t module) {
     });
 }
 
+// Entering and leaving a submodule's forward while tracing (Python's Module._slow_forward):
+// Graph::push_scope opens a prim::TracedModuleForward block, which tracer::trace's
+// FixupTraceScopeBlocks makes a method of that submodule and a prim::CallMethod. `scope`:
+// "__module." + the submodule's path. Outside a trace, nothing.
+SPL_TORCH_EXPORT void rt_torch_jit_push_scope(const char* scope) {
+    spl::guarded<void>(__func__, [&] {
+        const std::string name(spl::required_text(scope, "scope"));
+        if (const auto& state = torch::jit::tracer::getTracingState()) state->graph->push_scope(name);
+    });
+}
+
+SPL_TORCH_EXPORT void rt_torch_jit_pop_scope() {
+    spl::guarded<void>(__func__, [&] {
+        if (const auto& state = torch::jit::tracer::getTracingState()) state->graph->pop_scope();
+    });
+}
+
+// str(m.inlined_graph): forward's graph with the submodules' methods inlined.
+SPL_TORCH_EXPORT const char* rt_torch_jit_inlined_graph(int64_t module) {
+    return spl::guarded<const char*>(__func__, [&] {
+        auto graph = spl::jit::forward_graph(module)->copy();
+        torch::jit::Inline(*graph);
+        const std::string text = graph->toString();
+        spl::ResultArena::current().reset();
+        return spl::ResultArena::current().text(text);
+    });
+}
+
 // The forward's nondeterministic nodes (dropout in training, random ops), as printed.
 SPL_TORCH_EXPORT SplValue rt_torch_jit_nondeterministic_nodes(int64_t module) {
     return spl::guarded<SplValue>(__func__, [&] {
@@ -276,4 +304,7 @@ SPL_EXTRA_RETURNS(rt_torch_jit_trace, "(i64, [text])", "forward", "inputs", "pat
                   "buffer_flags", "training")
 SPL_EXTRA(rt_torch_jit_graph, "module")
 SPL_EXTRA(rt_torch_jit_canonical_graph, "module")
+SPL_EXTRA(rt_torch_jit_push_scope, "scope")
+SPL_EXTRA(rt_torch_jit_pop_scope)
+SPL_EXTRA(rt_torch_jit_inlined_graph, "module")
 SPL_EXTRA_RETURNS(rt_torch_jit_nondeterministic_nodes, "[text]", "module")
