@@ -103,7 +103,8 @@ const char* nccl_backend(void* store, int64_t rank, int64_t size, int64_t timeou
 #if defined(USE_C10D_NCCL)
         auto options = c10d::ProcessGroupNCCL::Options::create();
         options->timeout = std::chrono::milliseconds(timeout_ms);
-        auto borrowed = c10::intrusive_ptr<c10d::Store>::unsafe_reclaim_from_nonowning(static_cast<c10d::Store*>(store));
+        auto borrowed =
+            c10::intrusive_ptr<c10d::Store>::unsafe_reclaim_from_nonowning(static_cast<c10d::Store*>(store));
         c10::intrusive_ptr<c10d::Backend> made = c10::make_intrusive<c10d::ProcessGroupNCCL>(
             borrowed, static_cast<int>(rank), static_cast<int>(size), options);
         *backend = made.release();
@@ -115,8 +116,17 @@ const char* nccl_backend(void* store, int64_t rank, int64_t size, int64_t timeou
 }
 
 const SplCudaApi api = {
-    SPL_TORCH_CUDA_ABI, device_properties, graph_new, graph_delete, graph_capture_begin, graph_capture_end,
-    graph_replay, graph_reset, graph_pool, graph_pool_handle, nccl_backend,
+    SPL_TORCH_CUDA_ABI,
+    device_properties,
+    graph_new,
+    graph_delete,
+    graph_capture_begin,
+    graph_capture_end,
+    graph_replay,
+    graph_reset,
+    graph_pool,
+    graph_pool_handle,
+    nccl_backend,
 #if defined(USE_C10D_NCCL)
     1,
 #else

@@ -28,8 +28,7 @@ const std::map<std::string, Flag>& flags() {
         t["cudnn.deterministic"] = {[&c] { return c.deterministicCuDNN(); },
                                     [&c](bool b) { c.setDeterministicCuDNN(b); }};
         t["cudnn.allow_tf32"] = {[&c] { return c.allowTF32CuDNN(); }, [&c](bool b) { c.setAllowTF32CuDNN(b); }};
-        t["cuda.matmul.allow_tf32"] = {[&c] { return c.allowTF32CuBLAS(); },
-                                       [&c](bool b) { c.setAllowTF32CuBLAS(b); }};
+        t["cuda.matmul.allow_tf32"] = {[&c] { return c.allowTF32CuBLAS(); }, [&c](bool b) { c.setAllowTF32CuBLAS(b); }};
         t["mkldnn.enabled"] = {[&c] { return c.userEnabledMkldnn(); }, [&c](bool b) { c.setUserEnabledMkldnn(b); }};
 #if SPL_TORCH_AT_LEAST(2, 1)
         // torch.utils.deterministic.fill_uninitialized_memory

@@ -55,8 +55,8 @@ SPL_TORCH_EXPORT void rt_torch_cuda_graph_capture_begin(int64_t g, SplI64Array p
         const int32_t code = mode == "global" ? 0 : mode == "thread_local" ? 1 : mode == "relaxed" ? 2 : -1;
         TORCH_CHECK(code >= 0, "Unknown capture error mode. Expected `global`, `thread_local`, or `relaxed`, got ",
                     mode);
-        spl::check_companion(spl::cuda_companion().graph_capture_begin(
-            graph(g), static_cast<uint64_t>(pool.data[0]), static_cast<uint64_t>(pool.data[1]), code));
+        spl::check_companion(spl::cuda_companion().graph_capture_begin(graph(g), static_cast<uint64_t>(pool.data[0]),
+                                                                       static_cast<uint64_t>(pool.data[1]), code));
     });
 }
 

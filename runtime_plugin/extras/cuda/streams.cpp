@@ -9,26 +9,25 @@ extern "C" {
 // high-priority one).
 SPL_TORCH_EXPORT int64_t rt_torch_cuda_stream_new(int64_t device, int64_t priority) {
     return spl::guarded<int64_t>(__func__, [&] {
-        return spl::cuda::new_stream(spl::cuda::impl().getStreamFromGlobalPool(spl::cuda::device(device), priority < 0));
+        return spl::cuda::new_stream(
+            spl::cuda::impl().getStreamFromGlobalPool(spl::cuda::device(device), priority < 0));
     });
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_cuda_current_stream(int64_t device) {
-    return spl::guarded<int64_t>(__func__,
-                                 [&] { return spl::cuda::new_stream(spl::cuda::impl().getStream(spl::cuda::device(device))); });
+    return spl::guarded<int64_t>(
+        __func__, [&] { return spl::cuda::new_stream(spl::cuda::impl().getStream(spl::cuda::device(device))); });
 }
 
 SPL_TORCH_EXPORT int64_t rt_torch_cuda_default_stream(int64_t device) {
-    return spl::guarded<int64_t>(__func__, [&] {
-        return spl::cuda::new_stream(spl::cuda::impl().getDefaultStream(spl::cuda::device(device)));
-    });
+    return spl::guarded<int64_t>(
+        __func__, [&] { return spl::cuda::new_stream(spl::cuda::impl().getDefaultStream(spl::cuda::device(device))); });
 }
 
 // Makes the stream current on its device for this thread; returns the one it replaced.
 SPL_TORCH_EXPORT int64_t rt_torch_cuda_exchange_stream(int64_t stream) {
-    return spl::guarded<int64_t>(__func__, [&] {
-        return spl::cuda::new_stream(spl::cuda::impl().exchangeStream(spl::cuda::stream(stream)));
-    });
+    return spl::guarded<int64_t>(
+        __func__, [&] { return spl::cuda::new_stream(spl::cuda::impl().exchangeStream(spl::cuda::stream(stream))); });
 }
 
 // [stream_id, device_index]: Stream.stream_id, Stream.device_index.
