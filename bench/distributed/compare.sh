@@ -5,10 +5,11 @@
 # (below 1: Simple is faster). On a loaded 2-core machine a single best swings by +-15% from one
 # call of this script to the next: the median of the rounds is the steadier of the two.
 #   bench/distributed/compare.sh [ROUNDS]      (default 3)
+# SIMPLE_LIB, when set, names the lib to run (a copy pinned while the tree changes); spl_stubs/lib else.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${1:-3}
-export SIMPLE_SFFI_PATH=build/runtime_plugin SIMPLE_LIB=spl_stubs/lib GLOO_SOCKET_IFNAME=lo OMP_NUM_THREADS=1
+export SIMPLE_SFFI_PATH=build/runtime_plugin SIMPLE_LIB=${SIMPLE_LIB:-spl_stubs/lib} GLOO_SOCKET_IFNAME=lo OMP_NUM_THREADS=1
 log=$(mktemp /tmp/compare_distributed.XXXXXX)
 port=$((29650 + RANDOM % 100 * 20)) # a base of its own: two calls in a row do not share ports
 out=""
