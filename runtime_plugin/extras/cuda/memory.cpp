@@ -58,7 +58,7 @@ SPL_TORCH_EXPORT void rt_torch_cuda_empty_cache(void) {
 SPL_TORCH_EXPORT SplValue rt_torch_cuda_mem_get_info(int64_t device) {
     return spl::guarded<SplValue>(__func__, [&]() -> SplValue {
 #if SPL_TORCH_GENERIC_ACCELERATOR
-        const auto index = spl::cuda::device(device).index(); // first: PyTorch's error without CUDA
+        const auto index = spl::cuda::device(device).index(); // first, as for reset_peak_memory_stats
         const auto [free, total] = at::getDeviceAllocator(c10::DeviceType::CUDA)->getMemoryInfo(index);
         spl::ResultArena::current().reset();
         SplValue* items = spl::ResultArena::current().values(2);
