@@ -418,7 +418,10 @@ bool start_worker(Worker& w, const std::string& exe, const std::vector<std::stri
     sigprocmask(SIG_BLOCK, &all, &old); // the child starts with no handler of ours running
     pid_t pid = ::fork();
     if (pid == 0) {
-        ::setpgid(0, 0);
+        // A session of its own, as torchrun's start_new_session: its own process group (what a
+        // stop is sent to) and, where the kernel groups scheduling by session (autogroup), its
+        // own share of the CPU, as Python's ranks get.
+        ::setsid();
 #ifdef __linux__
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
 #endif
@@ -442,7 +445,9 @@ bool start_worker(Worker& w, const std::string& exe, const std::vector<std::stri
         errno = fork_errno;
         return false;
     }
-    ::setpgid(pid, pid); // also here, so that a stop sent at once reaches the group
+    // No setpgid here: a group leader cannot start a session. A stop sent before the child's
+    // setsid finds no group and goes to the process itself (stop_worker's fallback), and the
+    // child holds every signal blocked until then.
     w.pid = pid;
     w.err_fd = fds[0];
     ::fcntl(w.err_fd, F_SETFL, ::fcntl(w.err_fd, F_GETFL) | O_NONBLOCK);
