@@ -62,7 +62,11 @@ def main():
             failures.append(f"input/output names {names}")
         session = onnxruntime.InferenceSession(out, providers=["CPUExecutionProvider"])
         for x, want in ((simple["x"], simple["out"]), (simple["x2"], simple["out2"])):
-            (got,) = session.run(None, {"input0": x.numpy()})
+            try:
+                (got,) = session.run(None, {"input0": x.numpy()})
+            except Exception as e:  # a fixed batch axis refuses the batch-2 input
+                failures.append(f"onnxruntime refuses a {list(x.shape)} input: {e}")
+                continue
             if not close(got, want):
                 failures.append(f"onnxruntime on a {list(x.shape)} input differs from Simple's eager output:\n{got}\n{want}")
 
