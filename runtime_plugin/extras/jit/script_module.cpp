@@ -1,4 +1,4 @@
-// TorchScript modules (torch.jit.load) for lib.torch.jit (spl_stubs/lib/torch/jit.spl): a loaded
+// TorchScript modules (torch.jit.load) for lib.torch.jit (spl_stubs/lib/torch/jit/_script.spl): a loaded
 // torch::jit::Module in the handle table; its methods run with values that cross as
 // lib.torch.save's flat program (extras/io/pt.cpp: ops, texts, floats, tensor handles), built
 // into IValues of the types the method's schema asks for, and its results back the same way.

@@ -1,4 +1,4 @@
-// torch.jit.trace for lib.torch.jit (spl_stubs/lib/torch/jit.spl): LibTorch's tracer
+// torch.jit.trace for lib.torch.jit (spl_stubs/lib/torch/jit/_trace.spl): LibTorch's tracer
 // (torch/csrc/jit/frontend/tracer.h) records a host forward. The host forward is a host
 // callable, run once inside tracer::trace: every ATen op it runs goes through the dispatcher's
 // Tracer key, so the graph holds them. A module's parameters and buffers are registered on a
@@ -98,7 +98,7 @@ private:
 
 // The module tree: one torch::jit::Module per host module path ("" the root, "conv", "block.0"),
 // each of type __torch__.<its class> (mangled where two differ), holding its own parameters and
-// buffers, children registered under their last name.
+// buffers, children registered under their last name; every module in `training` mode.
 torch::jit::Module build_modules(const std::vector<std::string>& paths, const std::vector<std::string>& types,
                                  const std::vector<std::string>& names, SplI64Array tensors, SplI64Array buffer_flags,
                                  bool training) {
@@ -108,8 +108,13 @@ torch::jit::Module build_modules(const std::vector<std::string>& paths, const st
                 "names, tensors and buffer_flags: one per tensor");
     auto cu = std::make_shared<torch::jit::CompilationUnit>();
     std::map<std::string, torch::jit::Module> modules;
-    for (size_t i = 0; i < paths.size(); ++i)
-        modules.emplace(paths[i], torch::jit::Module(c10::QualifiedName("__torch__", types[i]), cu, true));
+    // each with its `training` attribute, as a module scripted from an nn.Module has (without
+    // it, Module::train sets nothing and is_training() is always true)
+    for (size_t i = 0; i < paths.size(); ++i) {
+        torch::jit::Module m(c10::QualifiedName("__torch__", types[i]), cu, true);
+        m.register_attribute("training", c10::BoolType::get(), training);
+        modules.emplace(paths[i], m);
+    }
     auto split = [](const std::string& path) {
         const auto dot = path.rfind('.');
         return dot == std::string::npos ? std::make_pair(std::string(), path)
