@@ -177,12 +177,13 @@ const char* qscheme_name(c10::QScheme scheme) {
     }
 }
 
+// c10::Device's own parser, whose errors are torch.device's ("Expected one of cpu, cuda, ...
+// device type at start of device string: gpu:0", "Invalid device string: 'cuda:x'").
 c10::Device parse_device(std::string_view name) {
     try {
         return c10::Device(std::string(name));
-    } catch (const c10::Error&) {
-        throw SplError("unknown device '" + std::string(name) +
-                       "'; valid names: cpu, cuda, cuda:N, meta, mps, xpu (N a device index)");
+    } catch (const c10::Error& e) {
+        throw SplError(e.what_without_backtrace());
     }
 }
 

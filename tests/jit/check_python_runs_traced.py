@@ -59,6 +59,8 @@ def main():
         failures += [f"state_dict[{k!r}] differs" for k, t in simple["state"].items() if k in state and not torch.equal(state[k], t)]
         for x, want in ((simple["x"], simple["out"]), (simple["x2"], simple["out2"])):
             got = m(x)
+            if len(got) != len(want):
+                failures.append(f"{len(got)} outputs, Simple's eager forward gave {len(want)}")
             for i, (g, w) in enumerate(zip(got, want)):
                 if not torch.equal(g, w):
                     failures.append(f"output {i} differs from Simple's eager one: {g} != {w}")
