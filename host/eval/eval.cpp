@@ -2,6 +2,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "eval/attr_hooks.h"
 #include "eval/interpreter.h"
 #include "eval/methods.h"
 #include "eval/sspec.h"
@@ -302,6 +303,11 @@ Value Interpreter::call_named_method(const MethodCall& m, Value& obj, ArgList& a
         if (cls->statics.count(m.name))
             runtime_error(m.loc, "`" + m.name + "` is a static method of " + cls->name + ": call it as `" + cls->name +
                                      "." + m.name + "(...)`");
+        if (const Value* get = attr_getter(*cls, m.name)) {
+            // A name the class lacks: what its get_attr answers, called as any callable value is.
+            Value attr = call_method(obj, *get, {make_str(m.name)}, m.loc);
+            return call(attr, args, m.loc);
+        }
         if (m.builtin < 0) runtime_error(m.loc, cls->name + " has no method `" + m.name + "`");
     } else if (obj.is(ObjType::Class)) {
         auto* cls = obj.as<ClassObj>();
@@ -352,6 +358,8 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
             Value get = find_method(obj, "get_item");
             if (!get.is_nil()) return call_method(obj, get, {Value::integer(std::stoll(m.name))}, m.loc);
         }
+        if (const Value* get = attr_getter(*inst->cls, m.name))
+            return call_method(obj, *get, {make_str(m.name)}, m.loc);
         runtime_error(m.loc, inst->cls->name + " has no field `" + m.name + "`");
     }
     if (!obj.is_obj()) runtime_error(m.loc, type_name(obj) + " has no field `" + m.name + "`");

@@ -1,4 +1,5 @@
 // exec.cpp — statements, bindings and patterns.
+#include "eval/attr_hooks.h"
 #include "eval/interpreter.h"
 
 namespace spl {
@@ -327,8 +328,8 @@ void Interpreter::assign_to(const Expr& target, Value v) {
     }
 }
 
-// `obj.name = v` on an instance: the field, or else the class's
-// `@name.setter` method. Shared by `=` and `+=`, which must agree.
+// `obj.name = v` on an instance: the field, or else the class's `@name.setter` method, or else
+// its set_attr (attr_hooks.h). Shared by `=` and `+=`, which must agree.
 void Interpreter::store_field(const Value& obj, const Member& m, Value v) {
     auto* inst = obj.as<InstanceObj>();
     if (m.cache->owner != inst->cls) {
@@ -341,6 +342,10 @@ void Interpreter::store_field(const Value& obj, const Member& m, Value v) {
             }
             if (inst->cls->properties.count(m.name))
                 runtime_error(m.loc, "`" + m.name + "` is a read-only property of " + inst->cls->name);
+            if (const Value* set = attr_setter(*inst->cls, m.name)) {
+                call_method(obj, *set, {make_str(m.name), std::move(v)}, m.loc);
+                return;
+            }
             runtime_error(m.loc, inst->cls->name + " has no field `" + m.name + "`");
         }
         m.cache->owner = inst->cls;

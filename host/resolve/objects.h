@@ -152,6 +152,8 @@ struct ClassObj : Obj {
             return;
         }
         if (n == "drop") drop = slot;
+        if (n == "get_attr") get_attr = slot;
+        if (n == "set_attr") set_attr = slot;
         for (size_t i = 0; i < static_cast<size_t>(Op::Count); ++i)
             if (n == op_method_name(static_cast<Op>(i))) ops[i] = slot;
     }
@@ -174,6 +176,8 @@ struct ClassObj : Obj {
     std::unordered_set<std::string> properties;     // `@property` methods: `obj.name` calls them
     std::unordered_map<std::string, Value> setters; // `@name.setter` methods: `obj.name = v` calls them
     Value drop;                                     // the `drop` method, nil when the class has none
+    Value get_attr;                                 // `get_attr(name)`: names the class lacks, read (eval/attr_hooks.h)
+    Value set_attr;                                 // `set_attr(name, value)`: names the class lacks, assigned
     Value ops[static_cast<size_t>(Op::Count)];      // operator methods, nil when absent
     uint32_t epoch = 0;                             // bumped when an existing method name gets another overload
     int64_t live = 0;                               // instances alive now
