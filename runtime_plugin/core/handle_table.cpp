@@ -108,8 +108,8 @@ at::Generator& HandleTable::generator(int64_t handle, const char* what) const {
     Slot* slot = slot_for(handle);
     if (slot && slot->generator.defined()) return slot->generator;
     if (slot)
-        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a " +
-                       (slot->object ? slot->object->kind() : "tensor") + ", not a Generator");
+        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is " +
+                       (slot->object ? slot->object->kind() : "a tensor") + ", not a Generator");
     fail_lookup(handle, what);
 }
 
@@ -184,7 +184,7 @@ void HandleTable::fail_lookup(int64_t handle, const char* what) const {
     if (holds_generator(handle))
         throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a Generator, not a tensor");
     if (const Slot* slot = slot_for(handle); slot && slot->object)
-        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a " + slot->object->kind() +
+        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is " + slot->object->kind() +
                        ", not a tensor");
     if (handle < 0 || (handle >> (kIndexBits + kGenerationBits)) != kTag)
         throw SplError(std::string(what) + ": " + std::to_string(handle) + " is not a tensor handle");

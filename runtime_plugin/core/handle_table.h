@@ -168,8 +168,8 @@ std::shared_ptr<T> HandleTable::object(int64_t handle, const char* what, const c
     Slot* slot = slot_for(handle);
     if (slot) {
         if (auto typed = std::dynamic_pointer_cast<T>(slot->object)) return typed;
-        const char* held = slot->object ? slot->object->kind() : slot->generator.defined() ? "Generator" : "tensor";
-        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is a " + held + ", not a " + kind);
+        const char* held = slot->object ? slot->object->kind() : slot->generator.defined() ? "a Generator" : "a tensor";
+        throw SplError(std::string(what) + ": " + std::to_string(handle) + " is " + held + ", not " + kind);
     }
     fail_lookup(handle, what);
 }

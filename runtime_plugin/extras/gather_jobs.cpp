@@ -43,7 +43,7 @@ std::vector<at::Tensor> gather_rows(const std::vector<at::Tensor>& tensors, cons
 
 class GatherJob final : public spl::HandleObject {
 public:
-    static constexpr const char* kKind = "gather job";
+    static constexpr const char* kKind = "a gather job";
 
     // Queued on ATen's inter-op thread pool (at::launch: threads that live as long as the
     // process, with the caller's thread-local state), not on a thread of its own: a fresh

@@ -31,7 +31,7 @@ struct WordItem {
 
 class WordList final : public HandleObject {
 public:
-    static constexpr const char* kKind = "word list";
+    static constexpr const char* kKind = "a word list";
     const char* kind() const noexcept override { return kKind; }
 
     std::vector<WordItem> items;

@@ -226,12 +226,6 @@ SplValue program_value(pt::Program p) {
                         v_array(handles, static_cast<int64_t>(p.tensors.size()))});
 }
 
-SplValue value_result(const c10::IValue& v, const std::string& where) {
-    pt::Program p;
-    write_value(v, p, where, 0);
-    return program_value(std::move(p));
-}
-
 // ([text] names, [i64] handles) of `named` (a module's own slots, or children).
 template <class Items, class Handle>
 SplValue named_handles(const Items& items, Handle handle_of) {
@@ -252,6 +246,12 @@ SplValue named_handles(const Items& items, Handle handle_of) {
 std::string error_text(const c10::Error& e) { return e.what_without_backtrace(); }
 
 } // namespace
+
+SplValue value_result(const c10::IValue& v, const std::string& where) {
+    pt::Program p;
+    write_value(v, p, where, 0);
+    return program_value(std::move(p));
+}
 
 torch::jit::Module& module_of(int64_t handle) {
     return HandleTable::instance().object<ScriptModuleObject>(handle, "module", ScriptModuleObject::kKind)->module;

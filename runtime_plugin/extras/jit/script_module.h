@@ -2,9 +2,12 @@
 // (trace.cpp): a torch::jit::Module kept in the handle table.
 #pragma once
 
+#include "spl_plugin.h"
+
 #include <torch/csrc/jit/api/module.h>
 
 #include <cstdint>
+#include <string>
 
 namespace spl::jit {
 
@@ -12,5 +15,8 @@ namespace spl::jit {
 torch::jit::Module& module_of(int64_t handle);
 // A new handle holding `m`.
 int64_t new_module(torch::jit::Module m);
+// `v` as a lib.torch.save program (serialization.spl's pt_decode reads it); `where` names the
+// value in errors (a type lib.torch has no value for).
+SplValue value_result(const c10::IValue& v, const std::string& where);
 
 } // namespace spl::jit
