@@ -2,8 +2,9 @@
 # Simple vs Python on whole models, on this machine's CPU: resnet18 in eval mode at batch 1 and
 # 16 (lib.torch.vision.models.resnet18 vs torchvision's, the same weights file), and a small CNN
 # at batch 1 and 16, Simple eager vs Python eager (target <= 1.0x) and Simple traced + frozen
-# (jit.trace, then jit.freeze) vs Python eager of the same model (target <= 0.7x), and, for
-# reference, traced + frozen on both sides. Both sides
+# (jit.trace, then jit.freeze) or traced + optimize_for_inference (freeze, then LibTorch's
+# inference passes: conv-bn folding, MKLDNN) vs Python eager of the same model (target <= 0.7x),
+# and, for reference, the same on both sides. Both sides
 # run with the same thread count (OMP_NUM_THREADS and set_num_threads), warm up, and report the
 # best of N; the sides run alternately, ROUNDS times each. For each measurement it prints both
 # sides' best (the ratio of bests) and the median of the rounds' bests (below 1: Simple is faster).

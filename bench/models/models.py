@@ -1,6 +1,7 @@
 """Python's side of bench/models/compare.sh: torchvision's resnet18 in eval mode at batch 1 and 16
-(3x224x224), and the small CNN of models.spl at batch 1 and 16 (3x32x32) eager and traced +
-frozen (torch.jit.trace, then torch.jit.freeze), under no_grad, with the weights files that
+(3x224x224), and the small CNN of models.spl at batch 1 and 16 (3x32x32) eager, traced +
+frozen (torch.jit.trace, then torch.jit.freeze) and traced + torch.jit.optimize_for_inference,
+under no_grad, with the weights files that
 compare.sh had `models.py --write DIR` make (random, seeded: the same files for both sides).
 Best of N after warm-ups; prints `python <what>: <ms> ms`.
     .venv/bin/python bench/models/models.py DIR THREADS"""
@@ -69,14 +70,19 @@ def main():
     cnn.eval()
     for batch in (1, 16):
         x = torch.randn(batch, 3, 32, 32)
-        ms = best_ms(lambda: cnn(x), 10, 100)
-        print(f"python cnn batch {batch} eager: {ms:.3f} ms", flush=True)
-        # the traced + frozen Simple CNN is compared with Python's eager run
-        print(f"python cnn batch {batch} traced+frozen (python: eager): {ms:.3f} ms", flush=True)
+        eager = best_ms(lambda: cnn(x), 10, 100)
+        print(f"python cnn batch {batch} eager: {eager:.3f} ms", flush=True)
+        # the traced + frozen (and optimized) Simple CNN is compared with Python's eager run
+        print(f"python cnn batch {batch} traced+frozen (python: eager): {eager:.3f} ms", flush=True)
         with torch.no_grad():
             frozen = torch.jit.freeze(torch.jit.trace(cnn, [x]))
         ms = best_ms(lambda: frozen(x), 10, 100)
         print(f"python cnn batch {batch} traced+frozen, both sides: {ms:.3f} ms", flush=True)
+        print(f"python cnn batch {batch} traced+optimize_for_inference (python: eager): {eager:.3f} ms", flush=True)
+        with torch.no_grad():
+            optimized = torch.jit.optimize_for_inference(torch.jit.trace(cnn, [x]))
+        ms = best_ms(lambda: optimized(x), 10, 100)
+        print(f"python cnn batch {batch} traced+optimize_for_inference, both sides: {ms:.3f} ms", flush=True)
 
 
 if __name__ == "__main__":
