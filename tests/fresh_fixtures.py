@@ -10,11 +10,14 @@ they wrote: Simple and Python side by side on the same machine and LibTorch, whi
 "equal to PyTorch's" means. The committed fixtures stay the record of one run, for running
 a spec by hand.
 
-usage: fresh_fixtures.py PYTHON_WITH_TORCH SPLRUN SPEC_DIR WORK_DIR [--from-copy-root]
+usage: fresh_fixtures.py PYTHON_WITH_TORCH SPLRUN SPEC_DIR WORK_DIR [--from-copy-root] [--splrun-flag=FLAG ...]
 
 --from-copy-root: the specs run from WORK_DIR's parent, for folders whose specs name their
 files by repository path (tests/data/files/...): WORK_DIR is then .../tests, so those paths
 resolve inside the copy.
+
+--splrun-flag=FLAG: run `splrun FLAG test ...` (--no-fast-paths, --simple-runtime-ffi), so that
+every run of a folder's specs, whatever its call path, compares with this machine's fixtures.
 
 The copy is WORK_DIR/<the folder's name>; the folder's siblings (tests/nn beside tests/spl:
 make_fixtures.py imports nn's fixture_writer) are linked beside it, to the sources, so that
@@ -28,9 +31,10 @@ import sys
 import time
 
 
-def main():
-    python, splrun, spec_dir, work_parent = sys.argv[1:5]
-    from_root = sys.argv[5:6] == ["--from-copy-root"]
+def fresh_copy(python, spec_dir, work_parent):
+    """WORK_PARENT/<SPEC_DIR's name>: a copy of the folder whose make_*fixtures.py were run again
+    there with PYTHON (its siblings linked beside it). Returns the copy's path; exits 1 naming a
+    fixture script that fails."""
     spec_dir = os.path.abspath(spec_dir)
     shutil.rmtree(work_parent, ignore_errors=True)
     work = os.path.join(work_parent, os.path.basename(spec_dir))
@@ -48,8 +52,17 @@ def main():
             sys.exit(1)
     print(f"fixtures made on this machine by {len(scripts)} scripts in {time.monotonic() - start:.1f} s")
     sys.stdout.flush()
+    return work
+
+
+def main():
+    python, splrun, spec_dir, work_parent = sys.argv[1:5]
+    options = sys.argv[5:]
+    from_root = "--from-copy-root" in options
+    flags = [o.split("=", 1)[1] for o in options if o.startswith("--splrun-flag=")]
+    work = fresh_copy(python, spec_dir, work_parent)
     cwd = os.path.dirname(os.path.abspath(work_parent)) if from_root else None
-    sys.exit(subprocess.run([splrun, "test", work], cwd=cwd).returncode)
+    sys.exit(subprocess.run([splrun, *flags, "test", work], cwd=cwd).returncode)
 
 
 if __name__ == "__main__":
