@@ -3,6 +3,7 @@
 #pragma once
 
 #include "spl_plugin.h"
+#include "plugin_export.h"
 #include "core/abi_args.h"
 #include "core/boxed_args.h"
 #include "core/error_guard.h"
@@ -10,8 +11,6 @@
 
 #include <limits>
 #include <tuple>
-
-#define SPL_TORCH_EXPORT __attribute__((visibility("default")))
 
 extern const SplFunction* const spl_torch_generated_functions[]; // each entry's object, sorted by name
 extern const int64_t spl_torch_generated_count;

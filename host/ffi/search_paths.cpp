@@ -60,8 +60,10 @@ SearchPaths search_paths(const std::vector<std::string>& cli_lib_roots, bool wor
         paths.lib_roots.push_back(exe + "/" + (word_lib ? SPLRUN_WORD_LIB_FROM_BIN : SPLRUN_LIB_FROM_BIN));
 
     paths.plugin_dirs = split_path(std::getenv("SIMPLE_SFFI_PATH"));
-    // the build tree's plugin (splrun in <build>/host), then the installed one
-    for (const std::string& d : {exe + "/../runtime_plugin", exe + "/" SPLRUN_PLUGINS_FROM_BIN})
+    // the build tree's plugins (splrun in <build>/host; libspl_python.so builds in a folder of its
+    // own), then the installed ones
+    for (const std::string& d :
+         {exe + "/../runtime_plugin", exe + "/../runtime_plugin/python", exe + "/" SPLRUN_PLUGINS_FROM_BIN})
         paths.plugin_dirs.push_back(d);
     return paths;
 }

@@ -1,4 +1,5 @@
-// Turns any exception at the plugin boundary into the calling thread's error message.
+// Turns any exception at the plugin boundary into the calling thread's error message, LibTorch's
+// c10::Error included (the ATen-free error state itself: core/error_state.cpp).
 #include "core/error_guard.h"
 
 #include "core/cuda_libraries.h"
@@ -80,11 +81,6 @@ void rename_types(std::string& message) {
 
 } // namespace
 
-std::string& thread_error_message() noexcept {
-    thread_local std::string message;
-    return message;
-}
-
 void record_current_exception(const char* function) noexcept {
     t_error_pending = true;
     std::string& message = thread_error_message();
@@ -103,26 +99,6 @@ void record_current_exception(const char* function) noexcept {
     } catch (...) {
         message = "unknown C++ exception";
     }
-}
-
-const char* tag_name(int32_t tag) noexcept {
-    switch (tag) {
-    case SPL_NIL: return "nil";
-    case SPL_BOOL: return "bool";
-    case SPL_I64: return "i64";
-    case SPL_F64: return "f64";
-    case SPL_TEXT: return "text";
-    case SPL_ARRAY: return "an array";
-    case SPL_CALLABLE: return "a function";
-    default: return "an invalid value";
-    }
-}
-
-SplStatus fail_boxed(SplValue* result) noexcept {
-    const std::string& message = thread_error_message();
-    result->tag = SPL_ERROR;
-    result->as.text = SplText{message.c_str(), static_cast<int64_t>(message.size())};
-    return SPL_STATUS_ERROR;
 }
 
 } // namespace spl

@@ -28,6 +28,8 @@ std::string& thread_error_message() noexcept;
 // Records the exception currently being handled. Call only inside a catch.
 // The binding's own errors are prefixed with `function`; LibTorch's
 // messages are passed on as they are.
+// Each plugin defines it (libspl_torch's, core/error_guard.cpp, knows LibTorch's c10::Error);
+// the rest of the error state is ATen-free, in core/error_state.cpp.
 void record_current_exception(const char* function = nullptr) noexcept;
 
 // Runs `body` for the typed entry point `function`: clears the pending flag,

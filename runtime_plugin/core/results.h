@@ -1,11 +1,9 @@
-// ATen results -> typed-ABI results, and typed-ABI results -> boxed values.
-//
-// Arrays and text that cross the boundary live in a per-thread arena that is
-// recycled at the start of the next call that returns such a value (see
-// spl_plugin.h: a host copies results out at once).
+// ATen results -> typed-ABI results; the boxed values themselves, their arena and the typed
+// ABI -> boxed conversions are ATen-free, in core/boxed_values.h.
 #pragma once
 
 #include "spl_plugin.h"
+#include "core/boxed_values.h"
 #include "core/enum_names.h"
 #include "core/handle_table.h"
 #include "core/libtorch_compat.h"
@@ -18,58 +16,11 @@
 #include <c10/core/Scalar.h>
 #include <c10/core/SymInt.h>
 
-#include <deque>
 #include <string>
 #include <tuple>
 #include <vector>
 
 namespace spl {
-
-// --- the per-thread result arena ---------------------------------------------
-class ResultArena {
-public:
-    static ResultArena& current() noexcept;
-    void reset() noexcept {
-        used_ = 0;
-        texts_used_ = 0;
-    }
-    SplValue* values(size_t n);          // room for n boxed values
-    const char* text(std::string value); // a stable copy of `value`
-private:
-    std::vector<std::vector<SplValue>> blocks_;
-    size_t used_ = 0;
-    std::deque<std::string> texts_; // a deque: growing it never moves the texts already handed out
-    size_t texts_used_ = 0;
-};
-
-// --- boxed value constructors --------------------------------------------------
-inline SplValue v_nil() {
-    SplValue v;
-    v.tag = SPL_NIL;
-    v.as.i = 0;
-    return v;
-}
-inline SplValue v_i64(int64_t i) {
-    SplValue v;
-    v.tag = SPL_I64;
-    v.as.i = i;
-    return v;
-}
-inline SplValue v_f64(double f) {
-    SplValue v;
-    v.tag = SPL_F64;
-    v.as.f = f;
-    return v;
-}
-inline SplValue v_bool(bool b) {
-    SplValue v;
-    v.tag = SPL_BOOL;
-    v.as.i = 0;
-    v.as.b = b;
-    return v;
-}
-SplValue v_text(const char* s); // NULL gives nil
-SplValue v_array(const SplValue* items, int64_t len);
 
 // --- ATen -> typed ABI -----------------------------------------------------------
 inline int64_t new_handle(at::Tensor t) { return HandleTable::instance().insert(std::move(t)); }
@@ -83,15 +34,5 @@ inline const char* qscheme_value(c10::QScheme q) { return qscheme_name(q); }
 SplValue tensor_list_value(const std::vector<at::Tensor>& tensors); // new handles
 SplValue handle_list_value(SplI64Array handles);                    // returns inputs as-is
 SplValue int_list_value(c10::IntArrayRef values);
-
-// A tuple of results: each element already converted to a boxed value.
-SplValue tuple_value(std::initializer_list<SplValue> items);
-
-// --- typed ABI -> boxed ------------------------------------------------------------
-inline SplValue boxed(int64_t i) { return v_i64(i); }
-inline SplValue boxed(double f) { return v_f64(f); }
-inline SplValue boxed(bool b) { return v_bool(b); }
-inline SplValue boxed(const char* s) { return v_text(s); }
-inline SplValue boxed(SplValue v) { return v; }
 
 } // namespace spl

@@ -1,0 +1,92 @@
+// spl_torch_share_api (spl_torch_share.h): tensors lent to another plugin of the process.
+#include "spl_torch_share.h"
+
+#include "core/error_guard.h"
+#include "core/handle_table.h"
+#include "core/libtorch_compat.h"
+#include "core/loaded_version.h"
+
+#include <ATen/DLConvertor.h>
+#include <ATen/core/Tensor.h>
+
+#include <exception>
+#include <string>
+
+namespace {
+
+thread_local std::string share_error;
+
+// Runs `body`; NULL, or the message of what it threw (kept until the thread's next call).
+template <class Body>
+const char* shared(Body&& body) noexcept {
+    try {
+        body();
+        return nullptr;
+    } catch (const c10::Error& e) {
+        share_error = e.what_without_backtrace();
+    } catch (const std::exception& e) {
+        share_error = e.what();
+    } catch (...) {
+        share_error = "unknown error";
+    }
+    return share_error.c_str();
+}
+
+const char* libtorch_path(const char** path) {
+    return shared([&] {
+        static const std::string file = spl::loaded_libtorch_path();
+        *path = file.c_str();
+    });
+}
+
+const char* tensor_impl(int64_t handle, void** impl) {
+    return shared([&] { *impl = spl::HandleTable::instance().get(handle, "tensor").unsafeGetTensorImpl(); });
+}
+
+const char* adopt_tensor_impl(void* impl, int64_t* handle) {
+    return shared([&] {
+        TORCH_CHECK(impl != nullptr, "adopt_tensor_impl: a null TensorImpl");
+        auto ptr = c10::intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl>::unsafe_reclaim_from_nonowning(
+            static_cast<c10::TensorImpl*>(impl));
+        *handle = spl::HandleTable::instance().insert(at::Tensor(std::move(ptr)));
+    });
+}
+
+const char* to_dlpack(int64_t handle, int32_t versioned, void** managed) {
+    return shared([&] {
+        const at::Tensor& t = spl::HandleTable::instance().get(handle, "tensor");
+        if (!versioned) {
+            *managed = at::toDLPack(t);
+            return;
+        }
+#if SPL_TORCH_AT_LEAST(2, 6)
+        *managed = at::toDLPackVersioned(t);
+#else
+        TORCH_CHECK(false, "versioned DLPack capsules need LibTorch 2.6 or newer");
+#endif
+    });
+}
+
+const char* from_dlpack(void* managed, int32_t versioned, int64_t* handle) {
+    return shared([&] {
+        TORCH_CHECK(managed != nullptr, "from_dlpack: a null DLPack tensor");
+        if (!versioned) {
+            *handle = spl::HandleTable::instance().insert(at::fromDLPack(static_cast<DLManagedTensor*>(managed)));
+            return;
+        }
+#if SPL_TORCH_AT_LEAST(2, 6)
+        *handle = spl::HandleTable::instance().insert(
+            at::fromDLPackVersioned(static_cast<DLManagedTensorVersioned*>(managed)));
+#else
+        TORCH_CHECK(false, "versioned DLPack capsules need LibTorch 2.6 or newer");
+#endif
+    });
+}
+
+const SplTorchShareApi kShareApi{SPL_TORCH_SHARE_ABI, SPL_TORCH_LIBTORCH_VERSION, &libtorch_path,
+                                 &tensor_impl,        &adopt_tensor_impl,         &to_dlpack,
+                                 &from_dlpack};
+
+} // namespace
+
+extern "C" SPL_TORCH_EXPORT const SplTorchShareApi* spl_torch_share_api(void) { return &kShareApi; }
