@@ -26,8 +26,12 @@ typedef struct SplTorchShareApi {
     /* A new handle holding another reference to `impl`, a c10::TensorImpl* of this LibTorch. */
     const char* (*adopt_tensor_impl)(void* impl, int64_t* handle);
     /* DLPack: a new DLManagedTensorVersioned* (versioned != 0) or DLManagedTensor* over the
-     * handle's tensor, owning a reference to it until its deleter runs. */
-    const char* (*to_dlpack)(int64_t handle, int32_t versioned, void** managed);
+     * handle's tensor, owning a reference to it until its deleter runs (dlpack_delete), and its
+     * DLPack device (__dlpack_device__: type 1 for the CPU, 2 for CUDA; the device's index). */
+    const char* (*to_dlpack)(int64_t handle, int32_t versioned, void** managed, int32_t* device_type,
+                             int32_t* device_id);
+    /* Runs the deleter of a DLPack tensor that was not consumed. */
+    void (*dlpack_delete)(void* managed, int32_t versioned);
     /* A new handle over `managed`'s memory (no copy); it takes `managed` over: its deleter runs
      * when the tensor is freed. When the call fails the caller still owns `managed`. */
     const char* (*from_dlpack)(void* managed, int32_t versioned, int64_t* handle);

@@ -52,18 +52,25 @@ const char* adopt_tensor_impl(void* impl, int64_t* handle) {
     });
 }
 
-const char* to_dlpack(int64_t handle, int32_t versioned, void** managed) {
+const char* to_dlpack(int64_t handle, int32_t versioned, void** managed, int32_t* device_type, int32_t* device_id) {
     return shared([&] {
         const at::Tensor& t = spl::HandleTable::instance().get(handle, "tensor");
+        DLDevice device{};
         if (!versioned) {
-            *managed = at::toDLPack(t);
-            return;
-        }
+            auto* m = at::toDLPack(t);
+            device = m->dl_tensor.device;
+            *managed = m;
+        } else {
 #if SPL_TORCH_AT_LEAST(2, 6)
-        *managed = at::toDLPackVersioned(t);
+            auto* m = at::toDLPackVersioned(t);
+            device = m->dl_tensor.device;
+            *managed = m;
 #else
-        TORCH_CHECK(false, "versioned DLPack capsules need LibTorch 2.6 or newer");
+            TORCH_CHECK(false, "versioned DLPack capsules need LibTorch 2.6 or newer");
 #endif
+        }
+        *device_type = static_cast<int32_t>(device.device_type);
+        *device_id = static_cast<int32_t>(device.device_id);
     });
 }
 
@@ -83,9 +90,23 @@ const char* from_dlpack(void* managed, int32_t versioned, int64_t* handle) {
     });
 }
 
-const SplTorchShareApi kShareApi{SPL_TORCH_SHARE_ABI, SPL_TORCH_LIBTORCH_VERSION, &libtorch_path,
-                                 &tensor_impl,        &adopt_tensor_impl,         &to_dlpack,
-                                 &from_dlpack};
+void dlpack_delete(void* managed, int32_t versioned) {
+    if (!managed) return;
+    if (!versioned) {
+        auto* m = static_cast<DLManagedTensor*>(managed);
+        if (m->deleter) m->deleter(m);
+        return;
+    }
+#if SPL_TORCH_AT_LEAST(2, 6)
+    auto* m = static_cast<DLManagedTensorVersioned*>(managed);
+    if (m->deleter) m->deleter(m);
+#endif
+}
+
+const SplTorchShareApi kShareApi{SPL_TORCH_SHARE_ABI, SPL_TORCH_LIBTORCH_VERSION,
+                                 &libtorch_path,      &tensor_impl,
+                                 &adopt_tensor_impl,  &to_dlpack,
+                                 &dlpack_delete,      &from_dlpack};
 
 } // namespace
 

@@ -7,6 +7,7 @@
 #include "core/error_guard.h"
 #include "extras/extra_registration.h"
 #include "python/objects.h"
+#include "python/tensors.h"
 
 #include <cstring>
 #include <string>
@@ -82,6 +83,8 @@ PyObject* build(const SplValue& tree, const char* what, int depth) {
         }
         return out.release();
     }
+    if (a.len == 2 && is_code(a.items[0], "tensor") && a.items[1].tag == SPL_I64)
+        return tensor_to_python(a.items[1].as.i);
     if (a.len == 2 && is_code(a.items[0], "slice")) {
         const SplArray& parts = items_of(a.items[1], what);
         if (parts.len != 3) malformed(what, "a slice of start, stop and step");
@@ -192,6 +195,7 @@ SplValue tree(PyObject* object, NewHandles& handles, int depth) {
         }
         return coded("dict", {v_array(keys, n), v_array(values, n)});
     }
+    if (is_torch_tensor(object)) return coded("tensor", {v_i64(tensor_from_python(object))});
     return handles.add(object);
 }
 
@@ -211,6 +215,7 @@ SplValue result_of(PyObject* owned_object) {
     SplValue out;
     bool overflow = false;
     if (scalar(object.get(), out, overflow)) return out;
+    if (is_torch_tensor(object.get())) return coded("tensor", {v_i64(tensor_from_python(object.get()))});
     SplValue* one = ResultArena::current().values(1);
     one[0] = v_i64(ObjectTable::instance().insert(object.release()));
     return v_array(one, 1);
