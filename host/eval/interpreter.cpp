@@ -238,6 +238,7 @@ int Interpreter::run_program(const std::string& path) {
         spec_->print_summary();
         if (spec_->failed() > 0) status = 1;
     }
+    host_callbacks_.shut_down(); // before the globals: the callables' drops may call their externs
     modules_->release_all();
     std::fflush(stdout);
     if (drop_errors_ > 0 && status == 0) status = 1;
@@ -255,6 +256,7 @@ int Interpreter::run_tests(const std::vector<std::string>& spec_files) {
         }
         spec_->end_file();
     }
+    host_callbacks_.shut_down(); // before the globals: the callables' drops may call their externs
     modules_->release_all();
     spec_->print_summary();
     std::fflush(stdout);

@@ -163,6 +163,14 @@ SplStatus HostCallbacks::call(int64_t id, const SplValue* args, int32_t nargs, S
     }
     result_value_.reset();
     result_arrays_.clear();
+    // An error kept from an earlier callable that the plugin recovered from (Python caught it)
+    // is not this one's: only an error raised inside a running callable is its cause.
+    if (depth_ == 0) error_.reset();
+    struct Depth {
+        int& d;
+        explicit Depth(int& depth) : d(depth) { ++d; }
+        ~Depth() { --d; }
+    } depth(depth_);
     try {
         std::vector<Value> values;
         for (int32_t i = 0; i < nargs; ++i) values.push_back(unbox(args[i], ConvKind::Any, ConvKind::Any));

@@ -9,7 +9,8 @@
 //
 // Errors: a Simple error inside a callable becomes the plugin's SPL_ERROR (its message, with
 // the Simple traceback) and is kept: when the plugin call that ran the callable fails, that
-// call raises the kept error, so the program sees the error where it happened.
+// call raises the kept error, so the program sees the error where it happened. An error the
+// plugin recovered from (Python caught it) is forgotten when the next outermost callable runs.
 #pragma once
 
 #include <cstdint>
@@ -91,6 +92,7 @@ private:
     std::vector<Value> released_elsewhere_;
     bool shut_down_ = false;
     std::optional<ProgramError> error_;
+    int depth_ = 0; // callables running now, one inside another's plugin call (interpreter's thread)
     // The last result handed to a plugin, kept until the thread's next call (spl_plugin.h).
     Value result_value_;
     std::vector<std::vector<SplValue>> result_arrays_;

@@ -6,6 +6,7 @@
 #include "core/boxed_values.h"
 #include "core/error_guard.h"
 #include "extras/extra_registration.h"
+#include "python/callables.h"
 #include "python/objects.h"
 #include "python/tensors.h"
 
@@ -57,7 +58,7 @@ PyObject* build(const SplValue& tree, const char* what, int depth) {
         if (!tree.as.text.ptr) malformed(what, "a text with a NULL pointer");
         return checked(PyUnicode_FromStringAndSize(tree.as.text.ptr, static_cast<Py_ssize_t>(tree.as.text.len)));
     case SPL_CALLABLE:
-        throw SplError(std::string(what) + ": a Simple function cannot be passed to Python (not supported yet)");
+        malformed(what, "a function passed as it is: lib.python passes one as [\"callable\", adapter, name]");
     case SPL_ARRAY: break;
     default: malformed(what, std::string("a value tagged ") + tag_name(tree.tag));
     }
@@ -83,6 +84,8 @@ PyObject* build(const SplValue& tree, const char* what, int depth) {
         }
         return out.release();
     }
+    if (a.len == 3 && is_code(a.items[0], "callable") && a.items[1].tag == SPL_CALLABLE)
+        return simple_function(a.items[1], a.items[2], what);
     if (a.len == 2 && is_code(a.items[0], "tensor") && a.items[1].tag == SPL_I64)
         return tensor_to_python(a.items[1].as.i);
     if (a.len == 2 && is_code(a.items[0], "slice")) {

@@ -6,6 +6,8 @@
 //   ["list", [t...]]  ["tuple", [t...]]  a list, a tuple of the items' trees
 //   ["dict", [k...], [v...]]             a dict (keys and values are trees)
 //   ["slice", [start, stop, step]]       a slice (a Simple `a[1:3]` key)
+//   ["callable", f, name]                a SimpleFunction running the host callable f (lib.python's
+//                                        adapter of a Simple function named name; callables.h)
 // A Python object comes back as a *result*: None, bool, int (within i64), float and str as the
 // Simple value, anything else as [h], a new handle; [] is the end of an iteration
 // (rt_python_next). to_simple's *tree* of a Python object uses the same shapes as the way in,

@@ -4,6 +4,7 @@
 #include "python/interpreter.h"
 
 #include "core/boxed_values.h"
+#include "python/callables.h"
 #include "python/errors.h"
 
 #include <dlfcn.h>
@@ -95,6 +96,7 @@ void ensure_started() {
 
 Gil::Gil() {
     ensure_started();
+    release_dropped_functions(); // first: it may run Simple code that calls this plugin
     std::fflush(stdout);
     std::fflush(stderr);
     std::cout.flush();

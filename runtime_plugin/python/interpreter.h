@@ -18,7 +18,8 @@ void ensure_started();
 // The Python executable this process uses or tried to use (SPL_PYTHON, else the default).
 std::string python_executable();
 
-// Held by every entry point for its whole body, made first: starts Python if needed, flushes
+// Held by every entry point for its whole body, made first: starts Python if needed, releases
+// the Simple functions Python dropped since the last call (callables.h), flushes
 // the host's C stdio (so that what Python prints comes after what the program printed before),
 // starts the call's results afresh (core/boxed_values.h: they live until the thread's next call)
 // and takes the GIL. One per entry point; the plugin never holds the GIL between calls.

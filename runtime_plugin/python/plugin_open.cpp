@@ -2,6 +2,7 @@
 // registers itself with SPL_EXTRA). Opening the plugin does not start Python: the first call does.
 #include "python/interpreter.h" // Python.h first, as Python asks: PY_VERSION
 
+#include "core/host_callable.h"
 #include "extras/extras_registry.h"
 #include "plugin_export.h"
 #include "spl_plugin.h"
@@ -72,6 +73,7 @@ extern "C" SPL_TORCH_EXPORT const SplPluginInfo* spl_plugin_open(const SplHostRe
             open_error = std::string("spl_python: the host expects library version ") +
                          request->expected_library_version + ", this plugin embeds Python " + PY_VERSION;
         } else {
+            spl::set_host_callbacks(request->callbacks); // Simple functions passed to Python (callables.h)
             return &FunctionTable::instance().info();
         }
     } catch (const std::exception& e) {
