@@ -7,14 +7,6 @@
 
 #include <string>
 
-namespace spl::python {
-namespace {
-
-PyObject* object(int64_t h) { return ObjectTable::instance().get(h, "object"); }
-
-} // namespace
-} // namespace spl::python
-
 extern "C" {
 
 // getattr(obj, name); a result (convert.h). A missing name is Python's AttributeError.

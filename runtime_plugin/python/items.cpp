@@ -6,14 +6,6 @@
 #include "core/error_guard.h"
 #include "extras/extra_registration.h"
 
-namespace spl::python {
-namespace {
-
-PyObject* object(int64_t h) { return ObjectTable::instance().get(h, "object"); }
-
-} // namespace
-} // namespace spl::python
-
 extern "C" {
 
 // obj[key]; `key` is a tree (a Simple slice and tuple of keys included); a result (convert.h).

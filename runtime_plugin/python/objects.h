@@ -53,4 +53,7 @@ private:
     int64_t live_ = 0;
 };
 
+// The object behind the handle `h` of an entry point's argument (ObjectTable::get, naming it "object").
+inline PyObject* object(int64_t h) { return ObjectTable::instance().get(h, "object"); }
+
 } // namespace spl::python
