@@ -33,7 +33,7 @@ venv_state=0
 .venv/bin/python -c "
 import sys
 try:
-    import torch, sklearn, safetensors, tensorboard, tqdm, PIL, onnx, onnxruntime
+    import torch, sklearn, safetensors, tensorboard, tqdm, PIL, onnx, onnxruntime, transformers
 except ImportError:
     sys.exit(1)
 if torch.__version__.split('+')[0] != '$PIN':

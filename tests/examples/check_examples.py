@@ -29,6 +29,10 @@ class CheckFailed(AssertionError):
     pass
 
 
+class Skipped(Exception):
+    """An example this build cannot run (python_bridge without libspl_python.so): said, not failed."""
+
+
 def require(condition, reason):
     """An assert that `python -O` does not remove."""
     if not condition:
@@ -129,6 +133,23 @@ def check_straight_through(out):
     require(2 <= levels <= 9, f"{levels} distinct weight levels: not quantized to 9")
 
 
+def check_python_bridge(out):
+    require("conv1.weight is the same tensor on both sides: true" in out, "the Python backbone's parameters are not the Simple Tensors")
+    accuracy = values_after(out, "test accuracy ")[-1]
+    require(accuracy >= 0.9, f"final test accuracy {accuracy}")
+    moved = values_after(out, "largest change of conv1.weight, as Python sees it: ")[-1]
+    require(moved > 0, f"the Python backbone's conv1.weight did not move ({moved}): Simple's optimizer did not step it")
+
+
+def python_plugin(splrun, environ=os.environ):
+    """libspl_python.so (lib.python): SPL_PYTHON_PLUGIN as meson sets it (empty where it was not
+    built), else the one splrun finds beside itself in a build tree; None where there is none."""
+    path = environ.get("SPL_PYTHON_PLUGIN")
+    if path is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(splrun)), "..", "runtime_plugin", "python", "libspl_python.so")
+    return path if path and os.path.isfile(path) else None
+
+
 def digits_args(examples, tmp):
     """scikit-learn's digits.csv.gz in the project's .venv, and a checkpoint path."""
     found = glob.glob(os.path.join(examples, "..", ".venv", "lib", "python3*", "site-packages", "sklearn", "datasets", "data", "digits.csv.gz"))
@@ -163,17 +184,22 @@ def check_classify_image(out, reference=CLASSIFY_REFERENCE):
 
 CHECKS = {"xor": check_xor, "regression": check_regression, "cnn": check_cnn, "lstm": check_lstm, "digits": check_digits,
           "pinn": check_pinn, "straight_through": check_straight_through, "ddp_digits": check_digits,
-          "classify_image": check_classify_image}
+          "classify_image": check_classify_image, "python_bridge": check_python_bridge}
+# Examples that run only where lib.python's plugin was built.
+NEEDS_PYTHON_PLUGIN = {"python_bridge"}
 
 
 def check_all(names, check_one, say=print):
     """Runs check_one(name) for each name, says ok or FAIL with the reason for each (any
-    exception is a FAIL of that example, not the end of the run) and returns how many failed."""
+    exception is a FAIL of that example, not the end of the run; Skipped is a skip, said with
+    its reason) and returns how many failed."""
     failed = 0
     for name in names:
         try:
             done = check_one(name)
             say(f"ok   {name}" + (f": {done}" if done else ""))
+        except Skipped as e:
+            say(f"skip {name}: {e}")
         except AssertionError as e:
             failed += 1
             say(f"FAIL {name}: {e}")
@@ -184,6 +210,8 @@ def check_all(names, check_one, say=print):
 
 
 REGRESSION_OK = "learned w: [1.999, -3.39, 0.5]\ntrue w:    [2.0, -3.4, 0.5]\nlearned b: 4.2001   true b: 4.2\n"
+PYTHON_BRIDGE_OK = ("conv1.weight is the same tensor on both sides: true\nepoch 0: loss 0.3373  test accuracy 0.840\n"
+                    "epoch 2: loss 0.0073  test accuracy 0.984\nlargest change of conv1.weight, as Python sees it: 0.0193\n")
 LSTM_OK = "baseline (repeat the last value): mse 0.0400\nstep  10: train mse 0.0300   test mse 0.0100\n"
 
 # (example, made-up output, whether its check must pass)
@@ -213,6 +241,11 @@ SELF_TEST_CASES = [
     ("straight_through", "test accuracy: 0.6\ndistinct weight levels: 9 (at most 9)\n", False),
     ("straight_through", "test accuracy: 0.99\ndistinct weight levels: 40 (at most 9)\n", False),
     ("xor", "rounded: [0.0, 1.0, 1.0, 0.0] (want [0.0, 1.0, 1.0, 0.0])\n", True),
+    ("python_bridge", PYTHON_BRIDGE_OK, True),
+    ("python_bridge", PYTHON_BRIDGE_OK.replace("test accuracy 0.984", "test accuracy 0.5"), False),
+    ("python_bridge", PYTHON_BRIDGE_OK.replace("test accuracy 0.984", "test accuracy nan"), False),
+    ("python_bridge", PYTHON_BRIDGE_OK.replace("Python sees it: 0.0193", "Python sees it: 0.0"), False),
+    ("python_bridge", PYTHON_BRIDGE_OK.replace("both sides: true", "both sides: false"), False),
     ("xor", "rounded: [nan, nan, nan, nan] (want [0.0, 1.0, 1.0, 0.0])\n", False),
 ]
 
@@ -255,7 +288,20 @@ def self_test():
     good = failed == 1 and len(said) == 2 and said[0].startswith("FAIL first: TimeoutExpired") and said[1] == "ok   second"
     wrong += not good
     print(f"{'ok  ' if good else 'WRONG'} a timeout fails one example and the next still runs: {said}")
-    total = len(SELF_TEST_CASES) + len(CLASSIFY_SELF_TEST) + 1
+
+    def skipping(name):
+        raise Skipped("libspl_python.so is not built")
+
+    said = []
+    failed = check_all(["python_bridge"], skipping, say=said.append)
+    good = failed == 0 and said == ["skip python_bridge: libspl_python.so is not built"]
+    wrong += not good
+    print(f"{'ok  ' if good else 'WRONG'} a skipped example is said and not failed: {said}")
+    good = python_plugin("/nonexistent/host/splrun", {"SPL_PYTHON_PLUGIN": ""}) is None and \
+        python_plugin("/nonexistent/host/splrun", {}) is None
+    wrong += not good
+    print(f"{'ok  ' if good else 'WRONG'} SPL_PYTHON_PLUGIN empty (meson did not build it), or none beside splrun: no plugin")
+    total = len(SELF_TEST_CASES) + len(CLASSIFY_SELF_TEST) + 3
     print(f"{total - wrong} of {total} self-test cases as expected")
     return 1 if wrong else 0
 
@@ -268,6 +314,8 @@ def main():
 
     def check_one(name):
         require(name in CHECKS, f"no such example (known: {', '.join(CHECKS)})")
+        if name in NEEDS_PYTHON_PLUGIN and python_plugin(splrun) is None:
+            raise Skipped("libspl_python.so (lib.python) is not built in this build")
         args = digits_args(examples, tmp) if name in ("digits", "ddp_digits") else \
             classify_args(examples, tmp) if name == "classify_image" else []
         # ddp_digits: 2 processes under splrun's launcher (DistributedDataParallel over Gloo on loopback)
