@@ -9,6 +9,7 @@
 #include "extras/extra_registration.h"
 #include "python/convert.h"
 #include "python/objects.h"
+#include "python/thread_handoff.h"
 
 #include <atomic>
 #include <memory>
@@ -111,15 +112,9 @@ private:
     bool saved_;
 };
 
-PyObject* simple_function_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+// The call on the interpreter thread (simple_function_call hands it there from any other).
+PyObject* call_here(PyObject* self, PyObject* args, PyObject* kwargs) {
     auto* f = reinterpret_cast<SimpleFunctionObject*>(self);
-    if (!f->callable->callable_here()) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "%s was called on a thread other than the Simple interpreter's: Simple code runs only on "
-                     "the thread that passed the function to Python, so nothing was run",
-                     name_of(self).c_str());
-        return nullptr;
-    }
     try {
         CallArguments handles;
         const Py_ssize_t n = PyTuple_GET_SIZE(args);
@@ -140,6 +135,7 @@ PyObject* simple_function_call(PyObject* self, PyObject* args, PyObject* kwargs)
         SplValue result{};
         {
             KeepErrorFlag keep;
+            OutOfPython simple_runs; // no wake signal while Simple code runs
             // Simple code runs without the GIL (pybind11's gil_scoped_release): Python threads go
             // on meanwhile, and the plugin's entry points it calls take the GIL again (Gil).
             PyThreadState* saved = PyEval_SaveThread();
@@ -171,6 +167,12 @@ PyObject* simple_function_call(PyObject* self, PyObject* args, PyObject* kwargs)
     return nullptr;
 }
 
+PyObject* simple_function_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+    auto* f = reinterpret_cast<SimpleFunctionObject*>(self);
+    if (f->callable->callable_here()) return call_here(self, args, kwargs);
+    return call_on_interpreter_thread(call_here, self, args, kwargs);
+}
+
 PyObject* simple_function_name(PyObject* self, void*) {
     // "fn add1" -> "add1", "method C.m" -> "C.m"
     std::string text = bare_name(self);
@@ -188,8 +190,9 @@ PyTypeObject* simple_function_type() {
     static PyTypeObject* type = nullptr; // lives as long as Python, which is never finalized
     if (type) return type;
     static char doc[] = "A Simple function, closure or bound method passed to Python by lib.python. Calling it "
-                        "runs the Simple code on the Simple interpreter's thread (any other thread gets a "
-                        "RuntimeError); a Simple error is raised as a RuntimeError with the Simple message.";
+                        "runs the Simple code on the Simple interpreter's thread (called on another thread, it waits "
+                        "for the interpreter thread to run it); a Simple error is raised as a RuntimeError with the "
+                        "Simple message.";
     static PyType_Slot slots[] = {
         {Py_tp_dealloc, reinterpret_cast<void*>(&simple_function_dealloc)},
         {Py_tp_repr, reinterpret_cast<void*>(&simple_function_repr)},

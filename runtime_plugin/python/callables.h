@@ -1,7 +1,7 @@
 // Simple functions as Python callables: a function, closure or bound method passed to Python
 // (lib.python encodes it as ["callable", adapter, name]) becomes a `SimpleFunction` object that
 // holds the host callable and runs it when Python calls it, on the Simple interpreter's thread
-// only. Every function needs the GIL.
+// (called on another thread, the call is handed there: thread_handoff.h). Every function needs the GIL.
 #pragma once
 
 #include "python/errors.h"

@@ -1,11 +1,14 @@
 // Embedding CPython: PyConfig from the chosen executable (so that a venv's site-packages are on
-// sys.path), no signal handlers (the host owns SIGINT), unbuffered stdio; the GIL released
+// sys.path), no signal handlers of Python's (SIGINT is split with the host: keyboard_interrupt.h),
+// unbuffered stdio; the GIL released
 // after start-up and taken again by each entry point (Gil).
 #include "python/interpreter.h"
 
 #include "core/boxed_values.h"
 #include "python/callables.h"
 #include "python/errors.h"
+#include "python/keyboard_interrupt.h"
+#include "python/thread_handoff.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -78,6 +81,8 @@ std::string start() {
     PyConfig_Clear(&config);
     if (PyStatus_Exception(status))
         return "libspl_python: Python " + describe_python() + " failed to start: " + status_text(status);
+    serve_handed_calls_here(); // this thread, which started Python, runs the Simple calls of Python's threads
+    install_keyboard_interrupt();
     PyEval_SaveThread(); // the GIL is taken per call (Gil)
     return "";
 }
@@ -102,9 +107,14 @@ Gil::Gil() {
     std::cout.flush();
     ResultArena::current().reset();
     state_ = PyGILState_Ensure();
+    in_python_.emplace();
+    run_handed_calls(); // Simple calls that Python threads handed over while Simple ran
 }
 
-Gil::~Gil() { PyGILState_Release(state_); }
+Gil::~Gil() {
+    in_python_.reset();
+    PyGILState_Release(state_);
+}
 
 PyObject* main_globals() {
     PyObject* main = PyImport_AddModule("__main__"); // borrowed

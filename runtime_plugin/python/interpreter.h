@@ -6,6 +6,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "python/thread_handoff.h"
+
+#include <optional>
 #include <string>
 
 namespace spl::python {
@@ -21,8 +24,9 @@ std::string python_executable();
 // Held by every entry point for its whole body, made first: starts Python if needed, releases
 // the Simple functions Python dropped since the last call (callables.h), flushes
 // the host's C stdio (so that what Python prints comes after what the program printed before),
-// starts the call's results afresh (core/boxed_values.h: they live until the thread's next call)
-// and takes the GIL. One per entry point; the plugin never holds the GIL between calls.
+// starts the call's results afresh (core/boxed_values.h: they live until the thread's next call),
+// takes the GIL and runs the Simple calls Python threads handed over (thread_handoff.h). One per entry point; the
+// plugin never holds the GIL between calls.
 class Gil {
 public:
     Gil();
@@ -32,6 +36,7 @@ public:
 
 private:
     PyGILState_STATE state_;
+    std::optional<InPython> in_python_; // from the GIL taken to its release
 };
 
 // The globals of `__main__`, where py_eval and py_exec run (borrowed; GIL held).

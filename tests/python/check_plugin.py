@@ -3,15 +3,18 @@
   - it never links LibTorch (nothing of libtorch or libc10 in its dependency closure);
   - `use lib.python` with SPL_PYTHON=/nonexistent is an error that names /nonexistent;
   - what Python prints comes in order with what the program prints, on a pipe too;
+  - Ctrl-C in Python is a KeyboardInterrupt that stops the program; in Simple code, SIGINT as before;
   - its word adapters refuse with an error that says there are none; a foreign ABI is refused.
 
 usage: check_plugin.py SPLRUN LIBSPL_PYTHON   (SIMPLE_LIB set by the caller)
 """
 import ctypes
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 failures = []
 
@@ -33,6 +36,33 @@ def run(splrun, plugin, source, extra_env=None):
         os.unlink(f.name)
 
 
+def interrupt(splrun, plugin, source, ignored=False):
+    """Runs SOURCE, sends SIGINT once it prints "ready", and gives its exit status, output and
+    the seconds it took to stop (killed after 30 s: a hang fails the check, never the suite)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".spl", delete=False) as f:
+        f.write(source)
+    env = dict(os.environ, SIMPLE_SFFI_PATH=os.path.dirname(plugin))
+    try:
+        # SIGINT at its default in the child, as a terminal's foreground program has it (a
+        # background job inherits it ignored), or ignored where the case asks for that.
+        disposition = signal.SIG_IGN if ignored else signal.SIG_DFL
+        child = subprocess.Popen([splrun, f.name], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                 preexec_fn=lambda: signal.signal(signal.SIGINT, disposition))
+        first = child.stdout.readline()
+        time.sleep(0.3)  # into the wait
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        try:
+            out, err = child.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, err = child.communicate()
+        return {"returncode": child.returncode, "stdout": first + out, "stderr": err,
+                "seconds": time.monotonic() - sent}
+    finally:
+        os.unlink(f.name)
+
+
 def main():
     splrun, plugin = sys.argv[1:3]
 
@@ -50,6 +80,31 @@ def main():
                'py_exec("import sys; sys.stdout.write(\'d\\\\n\')")\nprint "e"\n')
     check(done.returncode == 0 and done.stdout == "a\nb\nc\nd\ne\n", "Python's output in order on a pipe: " +
           repr(done.stdout) + done.stderr)
+
+    # Ctrl-C from outside, as a terminal sends it, once the program says where it is.
+    for where, source, want in [
+            ("in Python's time.sleep", 'use lib.python.{py_exec}\nprint "ready"\npy_exec("import time; time.sleep(60)")\n'
+             'print "not reached"\n', "python"),
+            ("in Python's Event.wait", 'use lib.python.{py_exec}\nprint "ready"\n'
+             'py_exec("import threading; threading.Event().wait()")\nprint "not reached"\n', "python"),
+            ("in a Simple loop after Python ran", 'use lib.python.{py_exec}\npy_exec("x = 1")\nprint "ready"\n'
+             'var n = 0\nwhile true:\n    n = n + 1\n', "simple")]:
+        stopped = interrupt(splrun, plugin, source)
+        if want == "python":
+            check(stopped["returncode"] == 1 and "KeyboardInterrupt" in stopped["stderr"] and
+                  ":3:1" in stopped["stderr"] and "not reached" not in stopped["stdout"],
+                  f"Ctrl-C {where}: Python's KeyboardInterrupt, a Simple error at line 3, the program stopped "
+                  f"(exit {stopped['returncode']}, {stopped['seconds']:.1f} s): " + stopped["stderr"][:300])
+        else:
+            check(stopped["returncode"] == -signal.SIGINT,
+                  f"Ctrl-C {where}: the process ends by SIGINT, as without lib.python "
+                  f"(exit {stopped['returncode']}, {stopped['seconds']:.1f} s)")
+
+    stopped = interrupt(splrun, plugin, 'use lib.python.{py_exec}\nprint "ready"\npy_exec("import time; time.sleep(1)")\n'
+                        'print "slept"\n', ignored=True)
+    check(stopped["returncode"] == 0 and "slept" in stopped["stdout"],
+          "Ctrl-C with SIGINT ignored by the host (a background job): ignored in Python too, as Python does "
+          f"(exit {stopped['returncode']})")
 
     lib = ctypes.CDLL(plugin)
     word = lib.spl_w_rt_python_len
