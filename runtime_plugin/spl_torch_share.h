@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define SPL_TORCH_SHARE_ABI 1
+#define SPL_TORCH_SHARE_ABI 2
 #define SPL_TORCH_SHARE_SYMBOL "spl_torch_share_api"
 
 typedef struct SplTorchShareApi {
@@ -35,6 +35,10 @@ typedef struct SplTorchShareApi {
     /* A new handle over `managed`'s memory (no copy); it takes `managed` over: its deleter runs
      * when the tensor is freed. When the call fails the caller still owns `managed`. */
     const char* (*from_dlpack)(void* managed, int32_t versioned, int64_t* handle);
+    /* The PyObject* (borrowed) that Python's torch keeps for the handle's TensorImpl, or NULL
+     * when it has none (or this LibTorch does not say). While the handle lives, LibTorch keeps
+     * that object alive; the caller holds the GIL. */
+    const char* (*python_object)(int64_t handle, void** object);
 } SplTorchShareApi;
 
 typedef const SplTorchShareApi* (*SplTorchShareApiFn)(void);

@@ -103,10 +103,25 @@ void dlpack_delete(void* managed, int32_t versioned) {
 #endif
 }
 
+const char* python_object(int64_t handle, void** object) {
+    return shared([&] {
+        *object = nullptr;
+        const at::Tensor& t = spl::HandleTable::instance().get(handle, "tensor");
+#if SPL_TORCH_AT_LEAST(2, 15)
+        // LibTorch's PyObject preservation: while C++ holds the TensorImpl as well as its Python
+        // object, the TensorImpl holds that object, so it stays alive while the handle does.
+        *object = t.unsafeGetTensorImpl()->pyobj_slot()->load_pyobj();
+#else
+        (void)t; // an older LibTorch keeps the object by another scheme: wrapped afresh instead
+#endif
+    });
+}
+
 const SplTorchShareApi kShareApi{SPL_TORCH_SHARE_ABI, SPL_TORCH_LIBTORCH_VERSION,
                                  &libtorch_path,      &tensor_impl,
                                  &adopt_tensor_impl,  &to_dlpack,
-                                 &dlpack_delete,      &from_dlpack};
+                                 &dlpack_delete,      &from_dlpack,
+                                 &python_object};
 
 } // namespace
 

@@ -168,6 +168,11 @@ bool is_torch_tensor(PyObject* object) {
 
 PyObject* tensor_to_python(int64_t tensor) {
     const Torch& t = torch();
+    // The torch.Tensor Python already has for this TensorImpl, itself (what torch's own
+    // wrapping gives; for a tensor subclass, such as export's fake tensors, the only way back).
+    void* existing = nullptr;
+    check_share(share_api().python_object(tensor, &existing));
+    if (existing) return Py_NewRef(static_cast<PyObject*>(existing));
     void* impl = nullptr;
     check_share(share_api().tensor_impl(tensor, &impl));
     // pybind11 passes void* as a capsule (any name), both ways
