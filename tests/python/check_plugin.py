@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """libspl_python.so as a whole, beyond the specs:
-  - it never links LibTorch (nothing of libtorch or libc10 in its dependency closure);
+  - it never links LibTorch (nothing of libtorch or libc10 in its dependency closure), and the
+    torch plugin never links Python (its threads, the DataLoader's among them, cannot take the GIL);
   - `use lib.python` with SPL_PYTHON=/nonexistent is an error that names /nonexistent;
   - what Python prints comes in order with what the program prints, on a pipe too;
   - Ctrl-C in Python is a KeyboardInterrupt that stops the program; in Simple code, SIGINT as before;
   - its word adapters refuse with an error that says there are none; a foreign ABI is refused.
 
-usage: check_plugin.py SPLRUN LIBSPL_PYTHON   (SIMPLE_LIB set by the caller)
+usage: check_plugin.py SPLRUN LIBSPL_PYTHON LIBSPL_TORCH   (SIMPLE_LIB set by the caller)
 """
 import ctypes
 import os
@@ -64,11 +65,14 @@ def interrupt(splrun, plugin, source, ignored=False):
 
 
 def main():
-    splrun, plugin = sys.argv[1:3]
+    splrun, plugin, torch_plugin = sys.argv[1:4]
 
     closure = subprocess.run(["ldd", plugin], capture_output=True, text=True).stdout
     check("libpython3" in closure, "libspl_python links libpython")
     check(not any(n in closure for n in ("libtorch", "libc10")), "libspl_python links nothing of LibTorch")
+    torch_closure = subprocess.run(["ldd", torch_plugin], capture_output=True, text=True).stdout
+    check("libtorch_cpu" in torch_closure and "libpython" not in torch_closure,
+          "libspl_torch links no libpython: its threads (the DataLoader's) never hold the GIL")
 
     done = run(splrun, plugin, 'use lib.python\nprint "not reached"\n', {"SPL_PYTHON": "/nonexistent"})
     check(done.returncode != 0, "SPL_PYTHON=/nonexistent: `use lib.python` fails")
