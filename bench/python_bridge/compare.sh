@@ -6,7 +6,9 @@
 # counts: the difference of two call counts; about 6 minutes on 2 cores, most of it torch's
 # import under valgrind; COUNT=0 leaves it out); and `lambda t: t` on a 1-element and a
 # 100,000,000-element float32 tensor (400 MB): a crossing is the same TensorImpl, no copy, so
-# both cost the same. Not part of the tests.
+# both cost the same; and a Simple function called by Python on the interpreter's thread and on
+# another Python thread (handed to the interpreter thread), against a Python lambda called the
+# same ways. Not part of the tests.
 #   bench/python_bridge/compare.sh [ROUNDS]      (default 3)
 # SIMPLE_LIB, when set, names the lib to run (a copy pinned while the tree changes); spl_stubs/lib else.
 set -euo pipefail

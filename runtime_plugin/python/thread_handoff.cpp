@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -89,10 +90,13 @@ PyObject* call_on_interpreter_thread(SimpleCall call, PyObject* self, PyObject* 
     bool scheduled = Py_AddPendingCall(pending_call, nullptr) == 0;
     PyThreadState* waiting = PyEval_SaveThread();
     std::unique_lock<std::mutex> lock(h.mutex);
+    // The signal is sent again after each wait, which doubles up to 10 ms: arriving just before
+    // the interpreter thread starts its lock wait, it interrupts nothing.
+    auto wait = std::chrono::microseconds(20);
     while (!handed.done) {
-        // Sent again after each wait: the interpreter thread may have been between two waits.
         if (h.can_wake && h.in_python.load() > 0) pthread_kill(h.interpreter, wake_signal());
-        if (h.finished.wait_for(lock, std::chrono::milliseconds(10), [&] { return handed.done; })) break;
+        if (h.finished.wait_for(lock, wait, [&] { return handed.done; })) break;
+        wait = std::min(wait * 2, std::chrono::microseconds(10000));
         if (!scheduled) { // CPython's short queue of pending calls was full: again, with the GIL
             lock.unlock();
             PyEval_RestoreThread(waiting);
