@@ -132,6 +132,7 @@ logs, planned = sys.argv[3:3 + n], [int(p) for p in sys.argv[3 + n:]]
 spec_summary = re.compile(r"^\d+ passed, \d+ failed(?:, (\d+) skipped)?$")  # splrun test's last line
 doctest_summary = re.compile(r"^\[doctest\] test cases:.*\|\s*(\d+) skipped\s*$")
 passed = failed = skipped = spec_skipped = doctest_skipped = 0
+failures = []  # (log, result): named again at the end, where a CI log's tail shows them
 failed += broken
 def read(log):
     global failed
@@ -151,10 +152,16 @@ for log, want in zip(logs, planned):
     for r in results:
         if r["result"] in ("OK", "EXPECTEDFAIL"): passed += 1
         elif r["result"] == "SKIP": skipped += 1
-        else: failed += 1
+        else:
+            failed += 1
+            failures.append((log, r))
         for line in (r.get("stdout") or "").splitlines():
             if (m := spec_summary.match(line)) and m.group(1): spec_skipped += int(m.group(1))
             elif m := doctest_summary.match(line): doctest_skipped += int(m.group(1))
+for log, r in failures:
+    print(f"== failed: {r['name']} ({r['result']}, {log}); the end of its output:")
+    for line in ((r.get("stdout") or "") + (r.get("stderr") or "")).splitlines()[-25:]:
+        print(f"   | {line}")
 if spec_skipped or doctest_skipped:
     print(f"skipped inside tests that ran: {spec_skipped} spec examples, {doctest_skipped} doctest cases")
 print(f"{passed} passed, {failed} failed, {skipped + spec_skipped + doctest_skipped} skipped")
