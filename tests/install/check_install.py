@@ -2,6 +2,7 @@
 """Installs this build into a temporary prefix (meson install --destdir) and uses it as a user
 would, with no SIMPLE_* variable set and from an unrelated folder:
 
+- the test depends on every target `meson install` copies (it installs with --no-rebuild);
 - the installed tree holds the plugin, splrun, lib.torch (with this LibTorch's ffi.spl and
   ops.spl), spl_plugin.h and spl-torch.pc; the plugin's RUNPATH names LibTorch's folder;
 - examples/xor.spl learns XOR, and the tests/spl specs that apply to this LibTorch pass (a
@@ -16,6 +17,7 @@ usage: check_install.py BUILD_DIR SOURCE_DIR LIBTORCH_VERSION OTHER_PLUGIN...
 (OTHER_PLUGIN: the other builds' plugins; the first that exists makes the broken case)
 """
 import glob
+import json
 import os
 import re
 import shutil
@@ -71,11 +73,24 @@ def installed(prefix, pattern):
     return found[0] if found else None
 
 
+def not_depended_on(build):
+    """The installed targets this test does not depend on: `meson install --no-rebuild` finds
+    them only where something else happened to build them."""
+    def introspect(what):
+        return json.loads(subprocess.run(["meson", "introspect", build, what], capture_output=True, text=True,
+                                         check=True).stdout)
+    depends = next(t["depends"] for t in introspect("--tests") if t["name"] == "install")
+    return sorted(t["name"] for t in introspect("--targets") if t["installed"] and t["id"] not in depends)
+
+
 def main():
     build, source, libtorch_version = sys.argv[1:4]
     others = [p for p in sys.argv[4:] if os.path.exists(p)]
     work = tempfile.mkdtemp(prefix="spl-install-")
     try:
+        missing = not_depended_on(build)
+        check("the install test depends on every installed target (meson.build's installed_targets)",
+              not missing, "installed, but built only by a full build: " + ", ".join(missing))
         stage = os.path.join(work, "stage")
         done = subprocess.run(["meson", "install", "-C", build, "--no-rebuild", "--destdir", stage,
                                "--tags", "runtime,devel"], capture_output=True, text=True, timeout=600)
