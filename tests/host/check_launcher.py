@@ -74,6 +74,24 @@ def wait_for_workers(launcher, tag, n, limit=20.0):
     return {}
 
 
+def wait_stopped(pid, limit=10.0):
+    """True once every thread of `pid` is in the stopped state: SIGSTOP takes effect only when the
+    target next runs, and until then a default-action SIGTERM still kills it at once."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            states = []
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    states.append(f.read().rsplit(")", 1)[1].split()[0])
+            if states and all(s == "T" for s in states):
+                return True
+        except OSError:
+            return False
+        time.sleep(0.01)
+    return False
+
+
 def none_left(name, tag):
     time.sleep(0.2)
     left = workers_of(tag)
@@ -174,6 +192,7 @@ check("grace: two workers seen", len(workers) == 2, str(workers))
 by_rank = {r: pid for pid, r in workers.items()}
 if len(by_rank) == 2:
     os.kill(by_rank["0"], signal.SIGSTOP)
+    check("grace: rank 0 stopped", wait_stopped(by_rank["0"]))
     t0 = time.monotonic()
     os.kill(by_rank["1"], signal.SIGKILL)
     out, err = launcher.communicate(timeout=30)
