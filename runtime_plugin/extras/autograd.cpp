@@ -51,6 +51,13 @@ NodePtr node_of(int64_t handle) {
     return spl::HandleTable::instance().object<GradFn>(handle, "node", GradFn::kKind)->node;
 }
 
+// A shape as Python prints it: torch.Size([2, 3]).
+std::string torch_size(at::IntArrayRef sizes) {
+    std::string text = "torch.Size([";
+    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
+    return text + "])";
+}
+
 } // namespace
 
 extern "C" {
@@ -140,17 +147,6 @@ SPL_TORCH_EXPORT bool rt_torch_is_checkpoint_valid(void) {
     return spl::guarded<bool>(__func__,
                               [&] { return torch::autograd::Engine::get_default_engine().is_checkpoint_valid(); });
 }
-
-namespace {
-
-// A shape as Python prints it: torch.Size([2, 3]).
-std::string torch_size(at::IntArrayRef sizes) {
-    std::string text = "torch.Size([";
-    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
-    return text + "])";
-}
-
-} // namespace
 
 // torch.autograd.grad: new handles to the gradients of `outputs` (each weighted by its entry
 // of `grad_outputs`; 0 there is the implicit 1 of a scalar output) with respect to `inputs`,
