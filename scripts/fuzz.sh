@@ -10,12 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-30}
-TARGETS=(${FUZZ_TARGETS:-source pt safetensors npy csv idx boxed word})
+TARGETS=(${FUZZ_TARGETS:-source pt object safetensors npy csv idx boxed word})
 BUILD=build-fuzz
 
 # Longest input per target: room for the seeds (a checkpoint of a few KB for pt), small enough
 # that the slowest inputs (source's deepest nesting, refused by the parser's depth limit) stay short.
-declare -A MAX_LEN=([source]=2048 [pt]=16384 [safetensors]=4096 [npy]=4096 [csv]=1024 [idx]=1024
+declare -A MAX_LEN=([source]=2048 [pt]=16384 [object]=4096 [safetensors]=4096 [npy]=4096 [csv]=1024 [idx]=1024
                     [boxed]=512 [word]=1024)
 
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (scripts/setup.sh installs it)"; exit 1; }

@@ -121,6 +121,32 @@ gathered = [None] * n
 dist.all_gather_object(gathered, {"rank": rank, "tags": [f"r{rank}" for _ in range(rank + 1)], "score": rank / 4.0})
 print(f"objects all_gather_object: {spl_text(gathered)}", flush=True)
 
+
+def show_held(name, t):
+    shape, dtype, grad = list(t.shape), str(t.dtype).removeprefix("torch."), "true" if t.requires_grad else "false"
+    print(f"held {name}: {dtype} {shape} {list(t.stride())} {t.storage_offset()} {grad}", flush=True)
+    show(f"held {name} values", [t.detach()])
+
+
+base = torch.arange(6, dtype=torch.float32).view(2, 3) + 100.0 * rank
+held = [None] * 4
+if rank == n - 1:
+    held = [{"w": base[1], "step": 3}, [base.t(), torch.arange(4, dtype=torch.int64) * 7],
+            torch.arange(3, dtype=torch.float64).to(torch.bfloat16) / 3.0,
+            [torch.arange(2, dtype=torch.float32).requires_grad_(), torch.arange(4, dtype=torch.int64).gt(1)]]
+dist.broadcast_object_list(held, src=n - 1)
+show_held("view", held[0]["w"])
+print(f"held step: {held[0]['step']}", flush=True)
+show_held("transposed", held[1][0])
+show_held("int64", held[1][1])
+show_held("bfloat16", held[2])
+show_held("requires_grad", held[3][0])
+show_held("bool", held[3][1])
+held_all = [None] * n
+dist.all_gather_object(held_all, {"rank": rank, "t": torch.arange(rank + 1, dtype=torch.float64) * 0.5})
+for i in range(n):
+    show_held(f"gathered {held_all[i]['rank']}", held_all[i]["t"])
+
 a2a_outs = [torch.zeros(2) for _ in range(n)]
 dist.all_to_all(a2a_outs, [torch.arange(2, dtype=torch.float32) + 100.0 * rank + 10.0 * j for j in range(n)])
 show("all_to_all", a2a_outs)

@@ -67,7 +67,7 @@ def parse(out):
     lines = {}
     for line in out.splitlines():
         name, _, values = line.partition(":")
-        text = name == "done" or name.startswith("objects ")
+        text = name == "done" or name.startswith("objects ") or (name.startswith("held ") and not name.endswith(" values"))
         lines[name] = values.strip() if text else [float(v) for v in values.split()]
     return lines
 

@@ -22,6 +22,8 @@ SplValue rt_torch_load_npz(const char* path);
 SplValue rt_torch_pt_load(const char* path, const char* map_location);
 SplValue rt_torch_safetensors_load(const char* path);
 SplValue rt_torch_safetensors_metadata(const char* path);
+int64_t rt_torch_read_file(const char* path);
+SplValue rt_torch_dist_unpickle(int64_t t, int64_t size);
 }
 
 namespace fuzz {

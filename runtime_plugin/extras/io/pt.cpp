@@ -24,10 +24,7 @@
 #include <string>
 #include <utility>
 
-namespace {
-
-using spl::io::fail;
-using spl::io::pt::Program;
+namespace spl::io::pt {
 
 SplValue program_value(Program p) {
     spl::ResultArena& arena = spl::ResultArena::current();
@@ -43,6 +40,13 @@ SplValue program_value(Program p) {
                              spl::v_array(floats, static_cast<int64_t>(p.floats.size())),
                              spl::v_array(handles, static_cast<int64_t>(p.tensors.size()))});
 }
+
+} // namespace spl::io::pt
+
+namespace {
+
+using spl::io::fail;
+using spl::io::pt::Program;
 
 } // namespace
 
@@ -87,7 +91,7 @@ SPL_TORCH_EXPORT SplValue rt_torch_pt_load(const char* path, const char* map_loc
         } catch (const c10::Error& e) {
             fail(file, e.what_without_backtrace());
         }
-        return program_value(std::move(p));
+        return spl::io::pt::program_value(std::move(p));
     });
 }
 

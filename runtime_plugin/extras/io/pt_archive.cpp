@@ -76,6 +76,17 @@ std::string zip_bytes(const std::string& pickle, const std::vector<SavedStorage>
     return out;
 }
 
+at::Tensor storage_from_bytes(const char* data, size_t nbytes, c10::ScalarType dtype, bool big_endian) {
+    const auto elem = static_cast<int64_t>(c10::elementSize(dtype));
+    const bool is_bool = dtype == c10::kBool;
+    at::Tensor base =
+        at::empty({static_cast<int64_t>(nbytes) / elem}, at::TensorOptions().dtype(is_bool ? c10::kByte : dtype));
+    if (nbytes > 0) std::memcpy(base.data_ptr(), data, nbytes);
+    if (big_endian) spl::io::swap_bytes(base.data_ptr(), nbytes, at::isComplexType(dtype) ? elem / 2 : elem);
+    // A byte that is neither 0 nor 1 is no valid bool: read as (byte != 0).
+    return is_bool ? base.ne(0) : base;
+}
+
 Program load_file(const std::string& path, const c10::Device& device) {
     const spl::io::InputFile file(path);
     const std::string bytes = file.read_all();
@@ -153,15 +164,7 @@ Program load_file(const std::string& path, const c10::Device& device) {
             fail(path, "storage '" + s.key + "' holds " + std::to_string(nbytes) + " bytes, not a whole number of " +
                            spl::dtype_name(dtype));
         const std::string data = zip.data(*m->second);
-        const bool is_bool = dtype == c10::kBool;
-        at::Tensor base =
-            at::empty({static_cast<int64_t>(nbytes) / elem}, at::TensorOptions().dtype(is_bool ? c10::kByte : dtype));
-        if (nbytes > 0) std::memcpy(base.data_ptr(), data.data(), nbytes);
-        if (big_endian) spl::io::swap_bytes(base.data_ptr(), nbytes, at::isComplexType(dtype) ? elem / 2 : elem);
-        if (is_bool) {
-            // A byte that is neither 0 nor 1 is no valid bool: read as (byte != 0).
-            base = base.ne(0);
-        }
+        at::Tensor base = storage_from_bytes(data.data(), nbytes, dtype, big_endian);
         if (!device.is_cpu()) base = base.to(device);
         storages[s.key] = Loaded{base};
         return base;

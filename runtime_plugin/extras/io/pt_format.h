@@ -76,9 +76,17 @@ struct PickledObject {
     std::vector<SavedStorage> storages;
 };
 
+// How the pickle holds a tensor's storage.
+enum class StorageForm {
+    Archive, // torch.save: a persistent id naming the archive's record of it
+    Inline,  // pickle.dumps: torch.storage._load_from_bytes of the storage in torch.save's
+             // legacy (pre-zip) format, one copy per tensor, as Python pickles a tensor
+};
+
 // pt_pickle_writer.cpp: the program (rt_torch_pt_save's arguments) pickled as
-// torch.save pickles the object.
-PickledObject pickle_program(SplI64Array ops, std::vector<std::string> texts, SplF64Array floats, SplI64Array tensors);
+// torch.save pickles the object (Archive), or as pickle.dumps does (Inline: no storages).
+PickledObject pickle_program(SplI64Array ops, std::vector<std::string> texts, SplF64Array floats, SplI64Array tensors,
+                             StorageForm form = StorageForm::Archive);
 
 // A storage a tensor in data.pkl refers to (its persistent id): its key, its
 // dtype (nullopt: an UntypedStorage, whose numel counts bytes) and numel.
@@ -93,9 +101,18 @@ using StorageLoader = std::function<at::Tensor(const StorageRef& storage, c10::S
 // pt_unpickler.cpp: data.pkl run, and the object it builds as a program; `path`
 // names the file in messages, `storage` gives each storage a tensor uses.
 Program unpickle(const std::string& pickle, const std::string& path, StorageLoader storage);
+// A pickle.dumps pickle (StorageForm::Inline) run as pickle.loads runs it: its
+// tensors' storages are in it; a persistent id is refused. `what` names it in messages.
+Program unpickle_inline(const std::string& pickle, const std::string& what);
+
+// pt.cpp: the program as rt_torch_pt_load returns it, (ops, texts, floats, tensors),
+// with a fresh handle per tensor.
+SplValue program_value(Program p);
 
 // pt_archive.cpp: the archive torch.save writes, in memory; and the object in
-// the file at `path`, its tensors on `device`.
+// the file at `path`, its tensors on `device`; and a storage of `dtype` from its
+// bytes (nbytes a whole number of elements).
+at::Tensor storage_from_bytes(const char* data, size_t nbytes, c10::ScalarType dtype, bool big_endian = false);
 std::string zip_bytes(const std::string& pickle, const std::vector<SavedStorage>& storages);
 Program load_file(const std::string& path, const c10::Device& device);
 

@@ -11,7 +11,18 @@
 // does). Tensors that share a storage share it in the file, which holds the
 // whole storage once, as torch.save does. The pickle uses only globals that
 // torch.load(weights_only=True) allows.
+//
+// pickle.dumps (StorageForm::Inline, what torch.distributed's object collectives
+// send) holds each tensor's storage in the pickle instead:
+//     torch._utils._rebuild_tensor_v2(torch.storage._load_from_bytes(b"..."), ...)
+// where the bytes are torch.save(storage, _use_new_zipfile_serialization=False):
+// five protocol-2 pickles (the magic number, the format version, the system's
+// sizes, the storage's persistent id, its key in a list), then the element count
+// as 8 little-endian bytes and the elements. Python gives every tensor its own
+// copy of its whole storage, so views of one storage do not share it once read.
 #include "extras/io/pt_format.h"
+
+#include <ATen/ops/empty.h>
 
 #include <cstring>
 #include <string>
@@ -34,7 +45,10 @@ class PickleWriter {
 public:
     std::string out;
 
-    void proto() { out += "\x80\x02"; }
+    void proto(char version) {
+        out += '\x80';
+        out += version;
+    }
     void stop() { out += '.'; }
     void mark() { out += '('; }
     void op(char c) { out += c; }
@@ -75,6 +89,17 @@ public:
         le(static_cast<uint32_t>(s.size()), 4);
         out += s;
     }
+    void bytes(const std::string& b) {
+        if (b.size() <= UINT32_MAX) {
+            out += 'B';
+            le(static_cast<uint32_t>(b.size()), 4);
+        } else {
+            out += '\x8e'; // BINBYTES8
+            le(static_cast<uint32_t>(b.size()), 4);
+            le(static_cast<uint32_t>(static_cast<uint64_t>(b.size()) >> 32), 4);
+        }
+        out += b;
+    }
     void global(const std::string& module, const std::string& name) {
         out += 'c';
         out += module + "\n" + name + "\n";
@@ -111,13 +136,67 @@ bool valid_utf8(const std::string& s) {
     return true;
 }
 
+// torch.save(storage, _use_new_zipfile_serialization=False) of t's whole storage,
+// as torch.serialization._legacy_save writes it (the top of the file).
+std::string legacy_storage(const at::Tensor& t, const StorageRow& row) {
+    const auto elem = static_cast<int64_t>(c10::elementSize(t.scalar_type()));
+    const int64_t numel = static_cast<int64_t>(t.storage().nbytes()) / elem;
+    const at::Tensor whole =
+        at::empty({0}, t.options()).set_(t.storage(), 0, {numel}, {1}).cpu().contiguous();
+    PickleWriter w;
+    w.proto(2); // the magic number 0x1950a86a20f9469cfc6c, an 80-bit LONG1
+    w.out += "\x8a\x0a";
+    w.out.append("\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 10);
+    w.stop();
+    w.proto(2); // the format version
+    w.integer(1001);
+    w.stop();
+    w.proto(2); // sys_info
+    w.op('}');
+    w.mark();
+    w.text("protocol_version");
+    w.integer(1001);
+    w.text("little_endian");
+    w.boolean(true);
+    w.text("type_sizes");
+    w.op('}');
+    w.mark();
+    for (const auto& [name, size] : {std::pair{"short", 2}, {"int", 4}, {"long", 4}}) {
+        w.text(name);
+        w.integer(size);
+    }
+    w.op('u');
+    w.op('u');
+    w.stop();
+    w.proto(2); // the object: the storage, as its persistent id (no view metadata)
+    w.mark();
+    w.text("storage");
+    w.global("torch", row.storage);
+    w.text("0");
+    w.text(t.device().is_cpu() ? "cpu" : t.device().str());
+    w.integer(numel);
+    w.none();
+    w.op('t');
+    w.op('Q');
+    w.stop();
+    w.proto(2); // the storages' keys
+    w.op(']');
+    w.text("0");
+    w.op('a');
+    w.stop();
+    for (int i = 0; i < 8; ++i) w.out += static_cast<char>((static_cast<uint64_t>(numel) >> (8 * i)) & 0xFF);
+    w.out.append(static_cast<const char*>(whole.data_ptr()), static_cast<size_t>(numel * elem));
+    return std::move(w.out);
+}
+
 class Saver {
 public:
-    Saver(SplI64Array ops, std::vector<std::string> texts, SplF64Array floats, SplI64Array tensors)
-        : ops_(ops), texts_(std::move(texts)), floats_(floats), tensors_(tensors) {}
+    Saver(SplI64Array ops, std::vector<std::string> texts, SplF64Array floats, SplI64Array tensors, StorageForm form)
+        : ops_(ops), texts_(std::move(texts)), floats_(floats), tensors_(tensors), form_(form) {}
 
     std::string pickle() {
-        w_.proto();
+        // torch.save writes protocol 2; pickle.dumps' bytes (BINBYTES) need 3.
+        w_.proto(form_ == StorageForm::Archive ? 2 : 3);
         // The open containers: (op, values still to come).
         struct Open {
             int64_t op, left;
@@ -213,6 +292,26 @@ private:
         if (!row)
             throw spl::SplError(what + ": torch.save of a " + std::string(spl::dtype_name(t.scalar_type())) +
                                 " tensor is not supported here");
+        w_.global("torch._utils", row->storage ? "_rebuild_tensor_v2" : "_rebuild_tensor_v3");
+        w_.mark();
+        if (form_ == StorageForm::Inline)
+            inline_storage(t, *row, what);
+        else
+            archived_storage(t, *row, index, what);
+        w_.integer(t.storage_offset());
+        w_.int_tuple(t.sizes());
+        w_.int_tuple(t.strides());
+        w_.boolean(requires_grad);
+        w_.global("collections", "OrderedDict");
+        w_.op(')');
+        w_.op('R');
+        if (!row->storage) w_.global("torch", row->dtype);
+        w_.op('t');
+        w_.op('R');
+    }
+
+    // The storage as a persistent id naming the archive's record of it, written once.
+    void archived_storage(const at::Tensor& t, const StorageRow& row, int64_t index, const std::string& what) {
         const c10::StorageImpl* impl = t.storage().unsafeGetStorageImpl();
         auto found = by_impl_.find(impl);
         const SavedStorage* s = nullptr;
@@ -230,29 +329,28 @@ private:
                                     ") view the same storage as different dtypes: torch.save refuses that too; "
                                     "clone() one of them");
         }
-        w_.global("torch._utils", row->storage ? "_rebuild_tensor_v2" : "_rebuild_tensor_v3");
-        w_.mark();
         // the persistent id
         w_.mark();
         w_.text("storage");
-        if (row->storage)
-            w_.global("torch", row->storage);
+        if (row.storage)
+            w_.global("torch", row.storage);
         else
             w_.global("torch.storage", "UntypedStorage");
         w_.text(s->key);
         w_.text(s->device.is_cpu() ? "cpu" : s->device.str());
-        w_.integer(row->storage ? s->numel : s->numel * static_cast<int64_t>(c10::elementSize(s->dtype)));
+        w_.integer(row.storage ? s->numel : s->numel * static_cast<int64_t>(c10::elementSize(s->dtype)));
         w_.op('t');
         w_.op('Q');
-        w_.integer(t.storage_offset());
-        w_.int_tuple(t.sizes());
-        w_.int_tuple(t.strides());
-        w_.boolean(requires_grad);
-        w_.global("collections", "OrderedDict");
-        w_.op(')');
-        w_.op('R');
-        if (!row->storage) w_.global("torch", row->dtype);
-        w_.op('t');
+    }
+
+    void inline_storage(const at::Tensor& t, const StorageRow& row, const std::string& what) {
+        if (!row.storage)
+            throw spl::SplError(what + ": a " + std::string(row.dtype) +
+                                " tensor cannot travel inside a pickled object: PyTorch's own pickle of it does "
+                                "not load (its storage has no legacy class); send it with the collectives");
+        w_.global("torch.storage", "_load_from_bytes");
+        w_.bytes(legacy_storage(t, row));
+        w_.op('\x85');
         w_.op('R');
     }
 
@@ -260,6 +358,7 @@ private:
     std::vector<std::string> texts_;
     SplF64Array floats_;
     SplI64Array tensors_;
+    StorageForm form_;
     int64_t pos_ = 0;
     size_t text_pos_ = 0;
     int64_t float_pos_ = 0;
@@ -271,8 +370,9 @@ private:
 
 } // namespace
 
-PickledObject pickle_program(SplI64Array ops, std::vector<std::string> texts, SplF64Array floats, SplI64Array tensors) {
-    Saver saver(ops, std::move(texts), floats, tensors);
+PickledObject pickle_program(SplI64Array ops, std::vector<std::string> texts, SplF64Array floats, SplI64Array tensors,
+                             StorageForm form) {
+    Saver saver(ops, std::move(texts), floats, tensors, form);
     std::string pickle = saver.pickle();
     return PickledObject{std::move(pickle), saver.storages()};
 }

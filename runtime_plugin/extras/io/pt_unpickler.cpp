@@ -10,6 +10,11 @@
 // refused by name (those weights_only allows but this reader has no value for,
 // such as builtins.set, as "not supported"). An OrderedDict's state
 // (state_dict()'s `_metadata`) is dropped.
+//
+// A pickle.dumps pickle (unpickle_inline; torch.distributed's objects) is read by the
+// same machine, with no archive: torch.storage._load_from_bytes is then allowed, and
+// its bytes, torch.save's legacy format of one storage (pt_pickle_writer.cpp
+// describes it), are read by running the same machine on each of its pickles.
 #include "extras/io/pt_format.h"
 
 #include <ATen/ops/empty.h>
@@ -19,13 +24,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 
 namespace spl::io::pt {
 
 namespace {
 
-enum class Kind { None, Bool, Int, Float, Text, List, Tuple, Dict, Tensor, Global, Storage };
+enum class Kind { None, Bool, Int, Float, Text, Bytes, List, Tuple, Dict, Tensor, Global, Storage };
 
 struct PyObj;
 using Obj = std::shared_ptr<PyObj>;
@@ -35,9 +41,9 @@ struct PyObj {
     bool b = false;
     int64_t i = 0;
     double f = 0;
-    std::string s;          // a text; a global's "module.name"; a storage's key
+    std::string s;          // a text; bytes; a global's "module.name"; a storage's key
     std::vector<Obj> items; // a list, a tuple; a dict's key, value, key, value, ...
-    at::Tensor tensor;
+    at::Tensor tensor; // a tensor; a storage read from bytes, whole and 1-d
     // a storage reference (persistent id)
     std::optional<c10::ScalarType> dtype; // nullopt: UntypedStorage (bytes)
     int64_t numel = 0;
@@ -53,6 +59,7 @@ const char* kind_name(Kind k) {
     case Kind::Int: return "an int";
     case Kind::Float: return "a float";
     case Kind::Text: return "a str";
+    case Kind::Bytes: return "bytes";
     case Kind::List: return "a list";
     case Kind::Tuple: return "a tuple";
     case Kind::Dict: return "a dict";
@@ -99,14 +106,17 @@ enum class Global {
     Size,
     Device,
     StorageClass,
-    Dtype
+    Dtype,
+    StorageFromBytes
 };
 
 class Unpickler {
 public:
-    Unpickler(const std::string& data, const std::string& path, StorageLoader storage)
+    // `storage` loads the archive's storages (StorageForm::Archive); without one, the
+    // pickle is pickle.dumps' (StorageForm::Inline).
+    Unpickler(std::string_view data, const std::string& path, StorageLoader storage)
         : p_(reinterpret_cast<const unsigned char*>(data.data())), n_(data.size()), path_(path),
-          storage_(std::move(storage)) {}
+          storage_(std::move(storage)), form_(storage_ ? StorageForm::Archive : StorageForm::Inline) {}
     // Containers are emptied one by one, not destroyed recursively: a hostile
     // pickle may nest lists a million deep, or make one hold itself.
     ~Unpickler() {
@@ -205,6 +215,16 @@ public:
                 push(integer(static_cast<int64_t>(v)));
                 break;
             }
+            case 'B':    // BINBYTES
+            case 'C':    // SHORT_BINBYTES
+            case 0x8e: { // BINBYTES8
+                const uint64_t n = code == 'B' ? le(4) : code == 'C' ? byte() : le(8);
+                if (n > n_ - pos_) bad("bytes of " + std::to_string(n) + " run past the pickle's end", at);
+                Obj o = make(Kind::Bytes);
+                o->s.assign(reinterpret_cast<const char*>(take(static_cast<size_t>(n))), static_cast<size_t>(n));
+                push(o);
+                break;
+            }
             case 'G': {
                 const unsigned char* b = take(8);
                 uint64_t bits = 0;
@@ -286,13 +306,19 @@ public:
         }
     }
 
+    // The bytes read so far (after run(): the pickle's length, up to its STOP).
+    size_t consumed() const { return pos_; }
+
 private:
     [[noreturn]] void bad(const std::string& what, size_t at) const {
-        fail(path_, "data.pkl: " + what + " (at byte " + std::to_string(at) + ")");
+        fail(path_, (form_ == StorageForm::Archive ? "data.pkl: " : "") + what + " (at byte " + std::to_string(at) +
+                        ")");
     }
     unsigned char byte() { return *take(1); }
     const unsigned char* take(size_t n) {
-        if (n > n_ - pos_) fail(path_, "data.pkl is truncated: it ends before its STOP opcode");
+        if (n > n_ - pos_)
+            fail(path_, std::string(form_ == StorageForm::Archive ? "data.pkl" : "the pickle") +
+                            " is truncated: it ends before its STOP opcode");
         const unsigned char* b = p_ + pos_;
         pos_ += n;
         return b;
@@ -392,11 +418,14 @@ private:
             {"torch.Size", Global::Size},
             {"torch.device", Global::Device},
             {"torch.storage.UntypedStorage", Global::StorageClass},
+            {"torch.storage._load_from_bytes", Global::StorageFromBytes},
         };
         Obj o = make(Kind::Global);
         o->s = name;
-        if (kKnown.count(name)) {
-            o->i = static_cast<int64_t>(kKnown.at(name));
+        const auto known = kKnown.find(name);
+        // torch.save never writes _load_from_bytes (weights_only refuses it); pickle.dumps does.
+        if (known != kKnown.end() && (known->second != Global::StorageFromBytes || form_ == StorageForm::Inline)) {
+            o->i = static_cast<int64_t>(known->second);
             return o;
         }
         if (name.rfind("torch.", 0) == 0) {
@@ -511,6 +540,11 @@ private:
             if (args.size() == 2 && args[1]->kind == Kind::Int) o->s += ":" + std::to_string(args[1]->i);
             return o;
         }
+        case Global::StorageFromBytes: {
+            arity(1, 1);
+            if (args[0]->kind != Kind::Bytes) bad(fn.s + "'s argument is " + kind_name(args[0]->kind) + ", not bytes", at);
+            return legacy_storage(args[0]->s, at);
+        }
         case Global::StorageClass:
         case Global::Dtype: bad("a call of " + fn.s, at);
         }
@@ -518,7 +552,12 @@ private:
     }
 
     Obj persistent(const PyObj& pid, size_t at) {
-        if (pid.kind != Kind::Tuple || pid.items.size() != 5 || pid.items[0]->kind != Kind::Text ||
+        if (form_ == StorageForm::Inline)
+            bad("A load persistent id instruction was encountered, but no persistent_load function was specified.",
+                at);
+        // The legacy format adds a sixth item, a view's metadata, which torch.save no longer writes.
+        const bool legacy = pid.kind == Kind::Tuple && pid.items.size() == 6 && pid.items[5]->kind == Kind::None;
+        if (pid.kind != Kind::Tuple || (pid.items.size() != 5 && !legacy) || pid.items[0]->kind != Kind::Text ||
             pid.items[0]->s != "storage")
             bad("a persistent id that is not ('storage', type, key, location, numel)", at);
         const PyObj& type = *pid.items[1];
@@ -540,8 +579,14 @@ private:
             bad("a tensor with " + std::to_string(size.size()) + " sizes and " + std::to_string(stride.size()) +
                     " strides",
                 at);
-        const at::Tensor base =
-            storage_(StorageRef{storage.s, storage.dtype, storage.numel}, dtype); // 1-d, the whole storage
+        // 1-d, the whole storage
+        const at::Tensor base = storage.tensor.defined()
+                                    ? storage.tensor
+                                    : storage_(StorageRef{storage.s, storage.dtype, storage.numel}, dtype);
+        if (base.scalar_type() != dtype)
+            bad("a " + std::string(spl::dtype_name(dtype)) + " tensor of a " + spl::dtype_name(base.scalar_type()) +
+                    " storage",
+                at);
         const int64_t numel = base.numel();
         if (offset < 0) bad("a negative storage offset", at);
         int64_t last = offset, elements = 1;
@@ -566,11 +611,64 @@ private:
         return t;
     }
 
+    // torch.save's legacy format of one storage (the bytes of _load_from_bytes): its
+    // pickles, each run by a machine of its own, then its elements.
+    Obj legacy_storage(const std::string& bytes, size_t at) {
+        static const char kMagic[] = "\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.";
+        const size_t magic = sizeof kMagic - 1;
+        if (bytes.compare(0, magic, kMagic, magic) != 0)
+            bad("_load_from_bytes of bytes that are not torch.save's legacy format (no magic number)", at);
+        size_t offset = magic;
+        std::vector<std::unique_ptr<Unpickler>> machines; // their containers live until read
+        const auto next = [&](StorageLoader loader) {
+            machines.push_back(
+                std::make_unique<Unpickler>(std::string_view(bytes).substr(offset), path_, std::move(loader)));
+            const Obj o = machines.back()->run();
+            offset += machines.back()->consumed();
+            return o;
+        };
+        // Each piece runs as an archive's pickle: a persistent id is read, never loaded, and
+        // _load_from_bytes is refused there, so a storage cannot nest another.
+        const StorageLoader archive = [&](const StorageRef&, c10::ScalarType) -> at::Tensor {
+            bad("_load_from_bytes: a tensor inside the legacy format's pickles", at);
+        };
+        const Obj version = next(archive);
+        if (version->kind != Kind::Int || version->i != 1001)
+            bad("_load_from_bytes: the legacy format's version is not 1001", at);
+        const Obj sys_info = next(archive);
+        bool little_endian = false;
+        for (size_t k = 0; sys_info->kind == Kind::Dict && k + 1 < sys_info->items.size(); k += 2)
+            if (sys_info->items[k]->kind == Kind::Text && sys_info->items[k]->s == "little_endian")
+                little_endian = sys_info->items[k + 1]->kind == Kind::Bool && sys_info->items[k + 1]->b;
+        if (!little_endian) bad("_load_from_bytes: a storage saved on a big-endian machine: not supported", at);
+        Obj storage = next(archive);
+        if (storage->kind != Kind::Storage || !storage->dtype)
+            bad("_load_from_bytes: the legacy format holds " + std::string(kind_name(storage->kind)) +
+                    ", not a typed storage",
+                at);
+        const Obj keys = next(archive);
+        if (keys->kind != Kind::List || keys->items.size() != 1 || keys->items[0]->kind != Kind::Text ||
+            keys->items[0]->s != storage->s)
+            bad("_load_from_bytes: the legacy format's storage keys are not the storage's", at);
+        if (bytes.size() - offset < 8) bad("_load_from_bytes: the legacy format ends before its storage", at);
+        int64_t numel = 0;
+        std::memcpy(&numel, bytes.data() + offset, 8);
+        offset += 8;
+        const auto elem = static_cast<uint64_t>(c10::elementSize(*storage->dtype));
+        uint64_t nbytes = 0;
+        if (numel != storage->numel || __builtin_mul_overflow(static_cast<uint64_t>(numel), elem, &nbytes) ||
+            nbytes > bytes.size() - offset)
+            bad("_load_from_bytes: the storage's " + std::to_string(numel) + " elements do not fit its bytes", at);
+        storage->tensor = storage_from_bytes(bytes.data() + offset, static_cast<size_t>(nbytes), *storage->dtype);
+        return storage;
+    }
+
     const unsigned char* p_;
     size_t n_;
     size_t pos_ = 0;
     const std::string& path_;
     StorageLoader storage_;
+    StorageForm form_;
     std::vector<Obj> stack_;
     std::vector<size_t> marks_;
     std::unordered_map<uint64_t, Obj> memo_;
@@ -617,6 +715,7 @@ Program flatten(const Obj& root, const std::string& path) {
                                " deep (or refers to itself)");
             stack.push_back({&o, 0});
             return;
+        case Kind::Bytes: fail(path, "the object holds bytes: not supported");
         case Kind::Global: fail(path, "data.pkl holds the global " + o.s + " as a value: not supported");
         case Kind::Storage: fail(path, "data.pkl holds a bare storage (not in a tensor): not supported");
         }
@@ -640,6 +739,12 @@ Program unpickle(const std::string& pickle, const std::string& path, StorageLoad
     Unpickler unpickler(pickle, path, std::move(storage));
     const Obj root = unpickler.run();
     return flatten(root, path);
+}
+
+Program unpickle_inline(const std::string& pickle, const std::string& what) {
+    Unpickler unpickler(pickle, what, nullptr);
+    const Obj root = unpickler.run();
+    return flatten(root, what);
 }
 
 } // namespace spl::io::pt

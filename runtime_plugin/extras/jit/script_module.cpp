@@ -211,21 +211,6 @@ void write_value(const c10::IValue& v, pt::Program& p, const std::string& where,
     }
 }
 
-SplValue program_value(pt::Program p) {
-    ResultArena& arena = ResultArena::current();
-    arena.reset();
-    SplValue* ops = arena.values(p.ops.size());
-    for (size_t i = 0; i < p.ops.size(); ++i) ops[i] = v_i64(p.ops[i]);
-    const SplValue texts = io::text_array(p.texts);
-    SplValue* floats = arena.values(p.floats.size());
-    for (size_t i = 0; i < p.floats.size(); ++i) floats[i] = v_f64(p.floats[i]);
-    SplValue* handles = arena.values(p.tensors.size());
-    for (size_t i = 0; i < p.tensors.size(); ++i) handles[i] = v_i64(new_handle(std::move(p.tensors[i])));
-    return tuple_value({v_array(ops, static_cast<int64_t>(p.ops.size())), texts,
-                        v_array(floats, static_cast<int64_t>(p.floats.size())),
-                        v_array(handles, static_cast<int64_t>(p.tensors.size()))});
-}
-
 // ([text] names, [i64] handles) of `named` (a module's own slots, or children).
 template <class Items, class Handle>
 SplValue named_handles(const Items& items, Handle handle_of) {
@@ -250,7 +235,7 @@ std::string error_text(const c10::Error& e) { return e.what_without_backtrace();
 SplValue value_result(const c10::IValue& v, const std::string& where) {
     pt::Program p;
     write_value(v, p, where, 0);
-    return program_value(std::move(p));
+    return pt::program_value(std::move(p));
 }
 
 torch::jit::Module& module_of(int64_t handle) {
