@@ -147,6 +147,42 @@ dist.all_gather_object(held_all, {"rank": rank, "t": torch.arange(rank + 1, dtyp
 for i in range(n):
     show_held(f"gathered {held_all[i]['rank']}", held_all[i]["t"])
 
+def cx():
+    return (torch.arange(1, 4, dtype=torch.float32) + 10.0 * rank).to(torch.complex64) * complex_unit()
+
+
+def complex_unit():
+    return torch.view_as_complex(torch.tensor([[1.0, 2.0]], dtype=torch.float32))
+
+
+ca = cx()
+dist.all_reduce(ca)
+show("complex all_reduce", [torch.view_as_real(ca)])
+cb = cx()
+dist.broadcast(cb, src=n - 1)
+show("complex broadcast", [torch.view_as_real(cb)])
+cg = [torch.zeros(3, dtype=torch.complex64) for _ in range(n)]
+dist.all_gather(cg, cx())
+show("complex all_gather", [torch.view_as_real(t) for t in cg])
+c_single = torch.zeros(3 * n, dtype=torch.complex64)
+dist.all_gather_single(c_single, cx())
+show("complex all_gather_single", [torch.view_as_real(c_single)])
+cs = torch.zeros(3, dtype=torch.complex64)
+dist.scatter(cs, scatter_list=[cx() * (j + 1) for j in range(n)] if rank == 0 else None, src=0)
+show("complex scatter", [torch.view_as_real(cs)])
+c_a2a = torch.zeros(2 * n, dtype=torch.complex64)
+dist.all_to_all_single(c_a2a, (torch.arange(2 * n, dtype=torch.float32) + 100.0 * rank).to(torch.complex64) * complex_unit())
+show("complex all_to_all_single", [torch.view_as_real(c_a2a)])
+rs_single = torch.zeros(2)
+dist.reduce_scatter_single(rs_single, torch.arange(2 * n, dtype=torch.float32) + rank)
+show("reduce_scatter_single", [rs_single])
+coalesced = [x(), torch.arange(3, dtype=torch.float32) * (rank + 1)]
+dist.all_reduce_coalesced(coalesced, op=dist.ReduceOp.MAX)
+show("all_reduce_coalesced", coalesced)
+c_outs = [[torch.zeros(2), torch.zeros(3)] for _ in range(n)]
+dist.all_gather_coalesced(c_outs, [torch.arange(2, dtype=torch.float32) + rank, torch.arange(3, dtype=torch.float32) * rank])
+show("all_gather_coalesced", [t for l in c_outs for t in l])
+
 a2a_outs = [torch.zeros(2) for _ in range(n)]
 dist.all_to_all(a2a_outs, [torch.arange(2, dtype=torch.float32) + 100.0 * rank + 10.0 * j for j in range(n)])
 show("all_to_all", a2a_outs)

@@ -50,6 +50,36 @@ SPL_TORCH_EXPORT int64_t rt_torch_dist_all_gather(int64_t g, SplI64Array tensor_
     });
 }
 
+SPL_TORCH_EXPORT int64_t rt_torch_dist_all_reduce_coalesced(int64_t g, SplI64Array tensors, const char* op) {
+    return spl::guarded<int64_t>(__func__, [&] {
+        auto list = spl::tensor_list(tensors, "tensors");
+        c10d::AllreduceCoalescedOptions opts;
+        opts.reduceOp = spl::dist::reduce_op(op);
+        return new_work(group(g)->allreduce_coalesced(list, opts));
+    });
+}
+
+// output_tensor_lists flattened, with each list's length: c10d sees the lists as given.
+SPL_TORCH_EXPORT int64_t rt_torch_dist_all_gather_coalesced(int64_t g, SplI64Array outputs, SplI64Array lengths,
+                                                            SplI64Array input_tensor_list) {
+    return spl::guarded<int64_t>(__func__, [&] {
+        const auto flat = spl::tensor_list(outputs, "output_tensor_lists");
+        spl::check_list(lengths.len, lengths.data, "lengths");
+        std::vector<std::vector<at::Tensor>> lists;
+        size_t next = 0;
+        for (int64_t i = 0; i < lengths.len; ++i) {
+            const int64_t n = lengths.data[i];
+            TORCH_CHECK(n >= 0 && static_cast<size_t>(n) <= flat.size() - next,
+                        "all_gather_coalesced: the output lists' lengths do not add up to their tensors");
+            lists.emplace_back(flat.begin() + static_cast<long>(next), flat.begin() + static_cast<long>(next + n));
+            next += static_cast<size_t>(n);
+        }
+        TORCH_CHECK(next == flat.size(), "all_gather_coalesced: the output lists' lengths do not add up to their tensors");
+        auto inputs = spl::tensor_list(input_tensor_list, "input_tensor_list");
+        return new_work(group(g)->allgather_coalesced(lists, inputs));
+    });
+}
+
 SPL_TORCH_EXPORT int64_t rt_torch_dist_all_gather_into_tensor(int64_t g, int64_t output, int64_t input) {
     return spl::guarded<int64_t>(__func__, [&] {
         at::Tensor out = spl::tensor(output, "output_tensor");
@@ -135,6 +165,8 @@ SPL_EXTRA(rt_torch_dist_all_reduce, "group", "tensor", "op")
 SPL_EXTRA(rt_torch_dist_broadcast, "group", "tensor", "src")
 SPL_EXTRA(rt_torch_dist_reduce, "group", "tensor", "dst", "op")
 SPL_EXTRA(rt_torch_dist_all_gather, "group", "tensor_list", "tensor")
+SPL_EXTRA(rt_torch_dist_all_reduce_coalesced, "group", "tensors", "op")
+SPL_EXTRA(rt_torch_dist_all_gather_coalesced, "group", "output_tensor_lists", "lengths", "input_tensor_list")
 SPL_EXTRA(rt_torch_dist_all_gather_into_tensor, "group", "output", "input")
 SPL_EXTRA(rt_torch_dist_gather, "group", "tensor", "gather_list", "dst")
 SPL_EXTRA(rt_torch_dist_scatter, "group", "tensor", "scatter_list", "src")

@@ -15,6 +15,8 @@
 
 #include <cstdlib>
 #include <sstream>
+#include <type_traits>
+#include <utility>
 
 namespace spl::dist {
 
@@ -32,6 +34,26 @@ c10d::ReduceOp reduce_op(const char* name) {
 }
 
 } // namespace spl::dist
+
+namespace {
+
+// A backend's setTimeout, which LibTorch's backends have had since 2.x (1.13's lack it).
+template <class B, class = void>
+struct HasSetTimeout : std::false_type {};
+template <class B>
+struct HasSetTimeout<B, std::void_t<decltype(std::declval<B&>().setTimeout(std::chrono::milliseconds()))>>
+    : std::true_type {};
+
+template <class Backend>
+void set_backend_timeout(Backend& backend, std::chrono::milliseconds timeout) {
+    if constexpr (HasSetTimeout<Backend>::value)
+        backend.setTimeout(timeout);
+    else
+        TORCH_CHECK(false, "set_timeout needs a process group backend with setTimeout, which this LibTorch (",
+                    SPL_TORCH_LIBTORCH_VERSION, ") lacks");
+}
+
+} // namespace
 
 extern "C" {
 
@@ -89,6 +111,11 @@ SPL_TORCH_EXPORT bool rt_torch_dist_nccl_available(void) {
     });
 }
 
+// torch.distributed.set_timeout: the group's timeout for the operations started after it.
+SPL_TORCH_EXPORT void rt_torch_dist_group_set_timeout(int64_t group, int64_t timeout_ms) {
+    spl::guarded<void>(__func__, [&] { set_backend_timeout(*spl::dist::group(group), spl::dist::millis(timeout_ms)); });
+}
+
 SPL_TORCH_EXPORT int64_t rt_torch_dist_group_rank(int64_t group) {
     return spl::guarded<int64_t>(__func__, [&] { return static_cast<int64_t>(spl::dist::group(group)->getRank()); });
 }
@@ -103,5 +130,6 @@ SPL_EXTRA(rt_torch_dist_gloo_group, "store", "rank", "size", "timeout_ms")
 SPL_EXTRA(rt_torch_dist_gloo_available)
 SPL_EXTRA(rt_torch_dist_nccl_group, "store", "rank", "size", "timeout_ms")
 SPL_EXTRA(rt_torch_dist_nccl_available)
+SPL_EXTRA(rt_torch_dist_group_set_timeout, "group", "timeout_ms")
 SPL_EXTRA(rt_torch_dist_group_rank, "group")
 SPL_EXTRA(rt_torch_dist_group_size, "group")
