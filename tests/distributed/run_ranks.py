@@ -5,6 +5,7 @@ one-process spec (store_spec.spl):
   torch.distributed), for N = 2 and 3, each on a free port it picks, with MASTER_ADDR,
   MASTER_PORT, RANK and WORLD_SIZE set; every rank's printed results must be equal.
 - one group of two languages: rank 0 Python, rank 1 Simple, printing what two Python ranks do.
+- store values: a Simple client of a Python TCPStore (store_server.py, store_client.spl).
 - faults (faults.spl): a rank that leaves mid-training, shapes that differ between ranks, a
   TCPStore port in use, init_process_group twice, a collective before init: each must fail,
   in bounded time, with an error naming the problem.
@@ -159,6 +160,33 @@ def fault(name, n, expect, deadline=60, port=None):
     return results
 
 
+def store_values():
+    """A Python TCPStore master (store_server.py) and a Simple client (store_client.spl): text
+    values cross both ways, a binary value is refused with an error naming its key."""
+    port = free_port()
+    server = subprocess.Popen([str(PYTHON), str(HERE / "store_server.py"), str(port)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        ready = server.stdout.readline().strip() == "ready"
+        check(ready, "store values: Python's TCPStore serves")
+        results = run_ranks(simple_command("store_client.spl"), 1, 60, port=port) if ready else None
+    finally:
+        try:
+            out, err = server.communicate(input="", timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            out, err = server.communicate()
+    check(results is not None, "store values: the Simple client ends within 60 s")
+    if results is None:
+        return
+    rc, sout, serr = results[0]
+    check("text: café 3" in sout, f"store values: Python's text reaches Simple ({sout.strip()!r})")
+    check(rc != 0 and "the value of key 'binary' is 5 bytes that are not UTF-8 text" in serr,
+          f"store values: a binary value is refused naming its key (rc {rc}, {serr.strip()[-300:]!r})")
+    check("from simple: b'h\\xc3\\xa9llo'" in out,
+          f"store values: Simple's text reaches Python as its UTF-8 bytes ({out.strip()!r}, {err.strip()[-300:]!r})")
+
+
 def faults():
     fault("before_init", 1, {0: "Default process group has not been initialized, please make sure to call "
                                 "init_process_group."})
@@ -207,6 +235,7 @@ def main():
     for n in (2, 3):
         parity(n)
     mixed()
+    store_values()
     launchers()
     faults()
     print(f"{len(failures)} failures")

@@ -1,6 +1,7 @@
 // torch.distributed's key-value stores: TCPStore, FileStore, HashStore, PrefixStore, and their
 // set/get/add/wait/check/delete_key/num_keys. Values cross as text.
 #include "extras/distributed/dist_support.h"
+#include "extras/io/io_support.h"
 
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/HashStore.hpp>
@@ -88,8 +89,13 @@ SPL_TORCH_EXPORT void rt_torch_dist_store_set(int64_t store, const char* key, co
 SPL_TORCH_EXPORT const char* rt_torch_dist_store_get(int64_t store, const char* key) {
     return spl::guarded<const char*>(__func__, [&] {
         const std::vector<uint8_t> v = spl::dist::store(store, "store")->get(key);
+        std::string value(v.begin(), v.end());
+        // PyTorch returns bytes; a Simple text holds neither a NUL nor a broken character.
+        if (value.find('\0') != std::string::npos || !spl::io::valid_utf8(value))
+            throw spl::SplError("the value of key '" + std::string(key) + "' is " + std::to_string(value.size()) +
+                                " bytes that are not UTF-8 text: lib.torch's Store.get returns text");
         spl::ResultArena::current().reset();
-        return spl::ResultArena::current().text(std::string(v.begin(), v.end()));
+        return spl::ResultArena::current().text(value);
     });
 }
 

@@ -286,6 +286,20 @@ void swap_bytes(void* data, size_t size, size_t unit) {
         for (size_t j = 0; j < unit / 2; ++j) std::swap(b[i + j], b[i + unit - 1 - j]);
 }
 
+bool valid_utf8(const std::string& s) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const size_t n = s.size();
+    for (size_t i = 0; i < n;) {
+        const unsigned char c = p[i];
+        const size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        if (len == 0 || i + len > n) return false;
+        for (size_t k = 1; k < len; ++k)
+            if ((p[i + k] & 0xC0) != 0x80) return false;
+        i += len;
+    }
+    return true;
+}
+
 SplValue text_array(const std::vector<std::string>& texts) {
     ResultArena& arena = ResultArena::current();
     const size_t n = texts.size();

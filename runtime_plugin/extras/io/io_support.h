@@ -124,6 +124,10 @@ void swap_bytes(void* data, size_t size, size_t unit);
 
 // A [text] result in the result arena (reset by the caller).
 SplValue text_array(const std::vector<std::string>& texts);
+
+// Whether `s` is well-formed UTF-8 in its lead and continuation bytes (not every check:
+// overlong forms and surrogates pass, as Python's surrogatepass decoding takes them).
+bool valid_utf8(const std::string& s);
 // The result of a load of named tensors: ([text], [i64]) with fresh handles,
 // made only once every tensor was read (an error leaks none).
 SplValue names_and_handles(const std::vector<std::string>& names, std::vector<at::Tensor> tensors);

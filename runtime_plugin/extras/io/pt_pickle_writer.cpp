@@ -120,22 +120,6 @@ private:
     }
 };
 
-// Not every utf-8 check: Python decodes the pickle's texts as UTF-8 (with
-// surrogatepass) and fails the whole load on one bad text.
-bool valid_utf8(const std::string& s) {
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    const size_t n = s.size();
-    for (size_t i = 0; i < n;) {
-        const unsigned char c = p[i];
-        size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        if (len == 0 || i + len > n) return false;
-        for (size_t k = 1; k < len; ++k)
-            if ((p[i + k] & 0xC0) != 0x80) return false;
-        i += len;
-    }
-    return true;
-}
-
 // torch.save(storage, _use_new_zipfile_serialization=False) of t's whole storage,
 // as torch.serialization._legacy_save writes it (the top of the file).
 std::string legacy_storage(const at::Tensor& t, const StorageRow& row) {
@@ -219,7 +203,8 @@ public:
             case kText: {
                 if (text_pos_ >= texts_.size()) program_error("TEXT past the end of texts");
                 const std::string& s = texts_[text_pos_++];
-                if (!valid_utf8(s)) throw spl::SplError("texts[" + std::to_string(text_pos_ - 1) + "] is not UTF-8");
+                // Python decodes the pickle's texts as UTF-8 and fails the whole load on one bad text.
+                if (!spl::io::valid_utf8(s)) throw spl::SplError("texts[" + std::to_string(text_pos_ - 1) + "] is not UTF-8");
                 w_.text(s);
                 break;
             }
