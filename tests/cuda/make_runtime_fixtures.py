@@ -24,7 +24,9 @@ def without_gpu():
             "is_bf16_supported": torch.cuda.is_bf16_supported(),
             "is_bf16_supported_native": torch.cuda.is_bf16_supported(including_emulation=False),
             "is_tf32_supported": torch.cuda.is_tf32_supported(),
-            "device_0": error_text(lambda: torch.cuda.device(0).__enter__())}
+            "device_0": error_text(lambda: torch.cuda.device(0).__enter__()),
+            "reset_peak_memory_stats": error_text(torch.cuda.reset_peak_memory_stats),
+            "reset_peak_memory_stats_0": error_text(lambda: torch.cuda.reset_peak_memory_stats(0))}
 
 
 def device_scopes():
