@@ -74,7 +74,8 @@ SPL_TORCH_EXPORT int64_t rt_torch_dist_all_gather_coalesced(int64_t g, SplI64Arr
             lists.emplace_back(flat.begin() + static_cast<long>(next), flat.begin() + static_cast<long>(next + n));
             next += static_cast<size_t>(n);
         }
-        TORCH_CHECK(next == flat.size(), "all_gather_coalesced: the output lists' lengths do not add up to their tensors");
+        TORCH_CHECK(next == flat.size(),
+                    "all_gather_coalesced: the output lists' lengths do not add up to their tensors");
         auto inputs = spl::tensor_list(input_tensor_list, "input_tensor_list");
         return new_work(group(g)->allgather_coalesced(lists, inputs));
     });

@@ -125,8 +125,7 @@ private:
 std::string legacy_storage(const at::Tensor& t, const StorageRow& row) {
     const auto elem = static_cast<int64_t>(c10::elementSize(t.scalar_type()));
     const int64_t numel = static_cast<int64_t>(t.storage().nbytes()) / elem;
-    const at::Tensor whole =
-        at::empty({0}, t.options()).set_(t.storage(), 0, {numel}, {1}).cpu().contiguous();
+    const at::Tensor whole = at::empty({0}, t.options()).set_(t.storage(), 0, {numel}, {1}).cpu().contiguous();
     PickleWriter w;
     w.proto(2); // the magic number 0x1950a86a20f9469cfc6c, an 80-bit LONG1
     w.out += "\x8a\x0a";
@@ -204,7 +203,8 @@ public:
                 if (text_pos_ >= texts_.size()) program_error("TEXT past the end of texts");
                 const std::string& s = texts_[text_pos_++];
                 // Python decodes the pickle's texts as UTF-8 and fails the whole load on one bad text.
-                if (!spl::io::valid_utf8(s)) throw spl::SplError("texts[" + std::to_string(text_pos_ - 1) + "] is not UTF-8");
+                if (!spl::io::valid_utf8(s))
+                    throw spl::SplError("texts[" + std::to_string(text_pos_ - 1) + "] is not UTF-8");
                 w_.text(s);
                 break;
             }

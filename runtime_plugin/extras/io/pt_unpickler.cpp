@@ -43,7 +43,7 @@ struct PyObj {
     double f = 0;
     std::string s;          // a text; bytes; a global's "module.name"; a storage's key
     std::vector<Obj> items; // a list, a tuple; a dict's key, value, key, value, ...
-    at::Tensor tensor; // a tensor; a storage read from bytes, whole and 1-d
+    at::Tensor tensor;      // a tensor; a storage read from bytes, whole and 1-d
     // a storage reference (persistent id)
     std::optional<c10::ScalarType> dtype; // nullopt: UntypedStorage (bytes)
     int64_t numel = 0;
@@ -311,8 +311,8 @@ public:
 
 private:
     [[noreturn]] void bad(const std::string& what, size_t at) const {
-        fail(path_, (form_ == StorageForm::Archive ? "data.pkl: " : "") + what + " (at byte " + std::to_string(at) +
-                        ")");
+        fail(path_,
+             (form_ == StorageForm::Archive ? "data.pkl: " : "") + what + " (at byte " + std::to_string(at) + ")");
     }
     unsigned char byte() { return *take(1); }
     const unsigned char* take(size_t n) {
@@ -542,7 +542,8 @@ private:
         }
         case Global::StorageFromBytes: {
             arity(1, 1);
-            if (args[0]->kind != Kind::Bytes) bad(fn.s + "'s argument is " + kind_name(args[0]->kind) + ", not bytes", at);
+            if (args[0]->kind != Kind::Bytes)
+                bad(fn.s + "'s argument is " + kind_name(args[0]->kind) + ", not bytes", at);
             return legacy_storage(args[0]->s, at);
         }
         case Global::StorageClass:
@@ -553,8 +554,7 @@ private:
 
     Obj persistent(const PyObj& pid, size_t at) {
         if (form_ == StorageForm::Inline)
-            bad("A load persistent id instruction was encountered, but no persistent_load function was specified.",
-                at);
+            bad("A load persistent id instruction was encountered, but no persistent_load function was specified.", at);
         // The legacy format adds a sixth item, a view's metadata, which torch.save no longer writes.
         const bool legacy = pid.kind == Kind::Tuple && pid.items.size() == 6 && pid.items[5]->kind == Kind::None;
         if (pid.kind != Kind::Tuple || (pid.items.size() != 5 && !legacy) || pid.items[0]->kind != Kind::Text ||
