@@ -180,6 +180,22 @@ def resume():
     return seq, s2.base_lrs, s2.last_epoch
 
 
+def resume_cosine():
+    """CosineAnnealingLR made with last_epoch=3 (initial_lr set in both groups), its get_lr()
+    asked right away (the closed form PyTorch's recursive get_lr uses on the step after a
+    resume), then five steps."""
+    opt = sgd(2)
+    for g in opt.param_groups:
+        g["initial_lr"] = g["lr"]
+    s = L.CosineAnnealingLR(opt, 10, eta_min=0.01, last_epoch=3)
+    seq = [s.get_lr()]
+    for _ in range(5):
+        opt.step()
+        s.step()
+        seq.append([g["lr"] for g in opt.param_groups])
+    return seq
+
+
 def errors():
     p = torch.zeros(2, requires_grad=True)
     o = sgd()
@@ -272,6 +288,7 @@ def main():
             v[case + "_sd_values"] = list(state.values())
     v.update(closed_forms())
     v["resume_lrs"], v["resume_base_lrs"], v["resume_last_epoch"] = resume()
+    v["resume_cosine_lrs"] = resume_cosine()
     # the group keys a scheduler adds (after the optimizer's own), in order
     for name, (make_opt, make) in {"step": (sgd, lambda o: L.StepLR(o, 3)),
                                    "onecycle": (sgd, lambda o: L.OneCycleLR(o, 1.0, total_steps=10)),
