@@ -35,8 +35,11 @@ bool values_equal_builtin(const Value& a, const Value& b) {
     switch (a.obj()->type) {
     case ObjType::Str: return str_of(a) == str_of(b);
     case ObjType::Range: {
+        // Python's: equal as sequences (range(0, 3, 2) == range(0, 4, 2); every empty range is equal).
         auto *x = a.as<RangeObj>(), *y = b.as<RangeObj>();
-        return x->start == y->start && x->stop() == y->stop();
+        const int64_t n = x->size();
+        if (n != y->size()) return false;
+        return n == 0 || (x->start == y->start && (n == 1 || x->step == y->step));
     }
     default: return false;
     }

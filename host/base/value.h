@@ -38,6 +38,7 @@ enum class ObjType : uint8_t {
     Overloads,
     Trait,
     Ellipsis,
+    Iterator, // eval/iterators.h: iter(), enumerate(), zip()
 };
 
 class Obj {
@@ -172,12 +173,41 @@ struct DictObj : Obj {
     std::unordered_map<Value, size_t, ValueHash, ValueKeyEq> index;
 };
 
-// `start..end` / `start..=end`, iterated lazily.
+// `start..end`, `start..=end`, either `.step_by(n)`, or Python's `range(start, stop, step)`:
+// the integers start, start + step, ... before the bound, iterated lazily. `end` is the bound as
+// written (reached by `..=`); `form` is only how the range prints (eval/ranges.h).
 struct RangeObj : Obj {
-    RangeObj(int64_t s, int64_t e, bool incl) : Obj(ObjType::Range), start(s), end(e), inclusive(incl) {}
-    int64_t stop() const { return inclusive ? end + 1 : end; } // exclusive bound
+    enum class Form : uint8_t { Dots, Call }; // `a..b` / `a..=b` (with any `.step_by(n)`), or `range(a, b, n)`
+    RangeObj(int64_t s, int64_t e, bool incl, int64_t st = 1, Form f = Form::Dots)
+        : Obj(ObjType::Range), start(s), end(e), step(st), inclusive(incl), form(f) {}
+    // The exclusive bound, Python's `stop` (one step of 1 past `end` for `..=`).
+    int64_t stop() const { return inclusive ? end + (step > 0 ? 1 : -1) : end; }
+    // How many integers it holds: Python's len(range(...)).
+    int64_t size() const {
+        const int64_t bound = stop();
+        if (step > 0 ? start >= bound : start <= bound) return 0;
+        // The distance as unsigned: it may not fit an int64 (i64::MIN..i64::MAX).
+        uint64_t distance = step > 0 ? static_cast<uint64_t>(bound) - static_cast<uint64_t>(start)
+                                     : static_cast<uint64_t>(start) - static_cast<uint64_t>(bound);
+        uint64_t stride = step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
+        return static_cast<int64_t>((distance - 1) / stride + 1);
+    }
+    // The i-th integer, 0 <= i < size() (wrapping as i64 arithmetic does).
+    int64_t at(int64_t i) const {
+        return static_cast<int64_t>(static_cast<uint64_t>(start) +
+                                    static_cast<uint64_t>(i) * static_cast<uint64_t>(step));
+    }
+    bool contains(int64_t v) const {
+        if (step > 0 ? (v < start || v >= stop()) : (v > start || v <= stop())) return false;
+        uint64_t offset = step > 0 ? static_cast<uint64_t>(v) - static_cast<uint64_t>(start)
+                                   : static_cast<uint64_t>(start) - static_cast<uint64_t>(v);
+        uint64_t stride = step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
+        return offset % stride == 0;
+    }
     const int64_t start, end;
+    const int64_t step; // never 0
     const bool inclusive;
+    const Form form;
 };
 
 // The key of `a[start:stop:step]`; missing parts are nil.

@@ -10,6 +10,12 @@ bool is_hook_name(std::string_view name) {
     };
     for (std::string_view hook : kHooks)
         if (name == hook) return true;
+    // Python's operator names (`__add__`, `__eq__`, ...): the host calls them for `a + b`, so a class
+    // without them is one without the operator, never a name for get_attr.
+    if (name.size() > 4 && name.substr(0, 2) == "__")
+        for (size_t i = 0; i < static_cast<size_t>(Op::Count); ++i)
+            if (const char* python_name = op_dunder_name(static_cast<Op>(i)); python_name && name == python_name)
+                return true;
     return false;
 }
 

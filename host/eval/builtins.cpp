@@ -9,6 +9,8 @@
 #include <unordered_map>
 
 #include "eval/interpreter.h"
+#include "eval/iterators.h"
+#include "eval/methods.h"
 
 namespace spl {
 
@@ -52,10 +54,7 @@ Value b_len(Interpreter& in, ArgList& args, SourceLoc loc) {
     if (v.is(ObjType::Array)) return Value::integer(static_cast<int64_t>(v.as<ArrayObj>()->items.size()));
     if (v.is(ObjType::Tuple)) return Value::integer(static_cast<int64_t>(v.as<TupleObj>()->items.size()));
     if (v.is(ObjType::Dict)) return Value::integer(static_cast<int64_t>(v.as<DictObj>()->entries.size()));
-    if (v.is(ObjType::Range)) {
-        auto* r = v.as<RangeObj>();
-        return Value::integer(std::max<int64_t>(0, r->stop() - r->start));
-    }
+    if (v.is(ObjType::Range)) return Value::integer(v.as<RangeObj>()->size());
     if (v.is(ObjType::Str)) {
         int64_t n = 0;
         for (char c : str_of(v)) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
@@ -117,12 +116,38 @@ Value b_sum(Interpreter& in, ArgList& args, SourceLoc loc) {
     return total;
 }
 
+// Python's range(stop), range(start, stop), range(start, stop, step).
 Value b_range(Interpreter& in, ArgList& args, SourceLoc loc) {
     for (int i = 0; i < args.count; ++i)
         if (!args[i].is_int()) runtime_error(loc, "range() needs i64 bounds, found " + in.type_name(args[i]));
     int64_t a = args.count == 1 ? 0 : args[0].as_int();
     int64_t b = args.count == 1 ? args[0].as_int() : args[1].as_int();
-    return Value(new RangeObj(a, b, false));
+    int64_t step = args.count == 3 ? args[2].as_int() : 1;
+    if (step == 0) runtime_error(loc, "range() arg 3 must not be zero");
+    return Value(new RangeObj(a, b, false, step, RangeObj::Form::Call));
+}
+
+// list(xs): the items of any iterable as a new array (Python's list(); list() is []).
+Value b_list(Interpreter& in, ArgList& args, SourceLoc loc) {
+    std::vector<Value> items;
+    if (args.count)
+        in.for_each(args[0], loc, [&](Value v) {
+            items.push_back(std::move(v));
+            return true;
+        });
+    return make_array(std::move(items));
+}
+
+// sorted(xs, key: f, reverse: true): Python's sorted(), any iterable's items as a new sorted array;
+// the options are the array method's (eval/methods.cpp), which it calls.
+Value b_sorted(Interpreter& in, ArgList& args, SourceLoc loc) {
+    if (args.has_names() && !(*args.names)[0].empty())
+        runtime_error(loc, "sorted() takes the iterable first, found `" + (*args.names)[0] + ":`");
+    Value items = b_list(in, args, loc);
+    std::vector<std::string> names;
+    if (args.has_names()) names.assign(args.names->begin() + 1, args.names->end());
+    ArgList options{args.values + 1, args.count - 1, args.has_names() ? &names : nullptr};
+    return call_builtin_method(in, items, find_builtin_method("sorted"), "sorted", options, loc);
 }
 
 template <double (*F)(double)>
@@ -285,7 +310,13 @@ std::vector<BuiltinDef> make_table() {
         {"min", b_min, 1, -1, false},
         {"max", b_max, 1, -1, false},
         {"sum", b_sum, 1, -1, false},
-        {"range", b_range, 1, 2, false},
+        {"range", b_range, 1, 3, false},
+        {"list", b_list, 0, 1, false},
+        {"iter", b_iter, 1, 1, false},
+        {"next", b_next, 1, 2, false},
+        {"enumerate", b_enumerate, 1, 2, true},
+        {"zip", b_zip, 0, -1, false},
+        {"sorted", b_sorted, 1, 3, true},
         {"sqrt", math1<d_sqrt>, 1, 1, false, true},
         {"exp", math1<d_exp>, 1, 1, false, true},
         {"log", math1<d_log>, 1, 1, false, true},

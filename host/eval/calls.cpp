@@ -265,6 +265,8 @@ struct SlotView {
 Value Interpreter::invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
                           bool types_checked) {
     const FnProto& p = *fn->proto;
+    if (top_level_main_.watching) [[unlikely]]
+        if (p.name == "main" && !fn->owner) return invoke_main_from_top_level(fn, self, args, plan, loc, types_checked);
     if (!p.cache->planned) plan_body(p);
     if (!p.cache->frameless) return invoke_in_frame(fn, self, args, plan, loc, types_checked);
     SlotView bound;

@@ -334,8 +334,7 @@ Value Interpreter::call_named_method(const MethodCall& m, Value& obj, ArgList& a
         return call_matcher(*this, obj, m.name, args, m.loc);
     }
     if (m.builtin >= 0) return call_builtin_method(*this, obj, m.builtin, m.name, args, m.loc);
-    runtime_error(m.loc, type_name(obj) + " has no method `" + m.name + "`" +
-                             (obj.is_nil() ? std::string(": the receiver ") + nil_operand_hint : std::string()));
+    runtime_error(m.loc, no_method_message(*this, obj, m.name));
 }
 
 Value Interpreter::member_value(const Value& obj, const Member& m) {
@@ -385,9 +384,10 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
     case ObjType::Module: {
         auto* mod = obj.as<ModuleObj>();
         int g = mod->find_global(m.name);
-        if (g < 0 || !mod->exports_name(m.name))
-            runtime_error(m.loc, "module " + mod->name + " has no exported `" + m.name + "`");
-        return mod->globals[static_cast<size_t>(g)];
+        if (g >= 0 && mod->exports_name(m.name)) return mod->globals[static_cast<size_t>(g)];
+        // Python's PEP 562: a name the module does not export is what its `__getattr__(name)` answers.
+        if (const Value* hook = mod->getattr_hook()) return call_with(*hook, {make_str(m.name)}, m.loc);
+        runtime_error(m.loc, "module " + mod->name + " has no exported `" + m.name + "`");
     }
     case ObjType::Tuple:
     case ObjType::Variant: {
@@ -418,6 +418,8 @@ Value Interpreter::member_value(const Value& obj, const Member& m) {
         auto* r = obj.as<RangeObj>();
         if (m.name == "start") return Value::integer(r->start);
         if (m.name == "end") return Value::integer(r->end);
+        if (m.name == "stop") return Value::integer(r->stop()); // Python's: the exclusive bound
+        if (m.name == "step") return Value::integer(r->step);
         break;
     }
     case ObjType::Expectation:

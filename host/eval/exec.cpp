@@ -1,6 +1,7 @@
 // exec.cpp — statements, bindings and patterns.
 #include "eval/attr_hooks.h"
 #include "eval/interpreter.h"
+#include "eval/iterators.h"
 
 namespace spl {
 
@@ -123,8 +124,8 @@ Status Interpreter::exec_for(const For& s) {
     };
     if (iterable.is(ObjType::Range)) { // no allocation per step
         auto* r = iterable.as<RangeObj>();
-        for (int64_t i = r->start, stop = r->stop(); i < stop; ++i)
-            if (!run_body(Value::integer(i))) break;
+        for (int64_t k = 0, n = r->size(); k < n; ++k)
+            if (!run_body(Value::integer(r->at(k)))) break;
         return result;
     }
     for_each(iterable, s.iter->loc, run_body);
@@ -183,8 +184,8 @@ void Interpreter::for_each(const Value& iterable, SourceLoc loc, const std::func
     switch (iterable.obj()->type) {
     case ObjType::Range: {
         auto* r = iterable.as<RangeObj>();
-        for (int64_t i = r->start, stop = r->stop(); i < stop; ++i)
-            if (!body(Value::integer(i))) return;
+        for (int64_t k = 0, n = r->size(); k < n; ++k)
+            if (!body(Value::integer(r->at(k)))) return;
         return;
     }
     case ObjType::Array: {
@@ -236,6 +237,13 @@ void Interpreter::for_each(const Value& iterable, SourceLoc loc, const std::func
             }
         }
         runtime_error(loc, "cannot iterate over " + cls->name + " (define `iter()` or `next()`)");
+    }
+    case ObjType::Iterator: {
+        auto* it = iterable.as<IteratorObj>();
+        Value v;
+        while (iterator_next(*this, *it, loc, v))
+            if (!body(std::move(v))) return;
+        return;
     }
     default: runtime_error(loc, "cannot iterate over " + type_name(iterable));
     }

@@ -1,6 +1,8 @@
 // format.cpp — turning values into text: str(x) / print / interpolation
 // (`display`) and the quoted form used inside containers (`repr`).
 #include "eval/interpreter.h"
+#include "eval/iterators.h"
+#include "eval/ranges.h"
 #include "eval/stack_limit.h"
 
 namespace spl {
@@ -52,6 +54,7 @@ std::string Interpreter::type_name(const Value& v) const {
     case ObjType::Class: return "class";
     case ObjType::Trait: return "trait";
     case ObjType::Ellipsis: return "ellipsis";
+    case ObjType::Iterator: return v.as<IteratorObj>()->name;
     case ObjType::Enum:
     case ObjType::VariantCtor: return "enum";
     case ObjType::Module: return "module";
@@ -127,10 +130,7 @@ std::string Interpreter::display(const Value& v, SourceLoc loc) {
         }
         return out + "}";
     }
-    case ObjType::Range: {
-        auto* r = v.as<RangeObj>();
-        return std::to_string(r->start) + (r->inclusive ? "..=" : "..") + std::to_string(r->end);
-    }
+    case ObjType::Range: return range_text(*v.as<RangeObj>());
     case ObjType::Slice: {
         auto* s = v.as<SliceObj>();
         auto part = [&](const Value& x) { return x.is_nil() ? std::string() : display(x, loc); };
@@ -182,6 +182,7 @@ std::string Interpreter::display(const Value& v, SourceLoc loc) {
     case ObjType::Enum: return "<enum " + v.as<EnumObj>()->name + ">";
     case ObjType::Trait: return "<trait " + v.as<TraitObj>()->name + ">";
     case ObjType::Ellipsis: return "Ellipsis";
+    case ObjType::Iterator: return std::string("<") + v.as<IteratorObj>()->name + " object>";
     case ObjType::VariantCtor: {
         auto* c = v.as<VariantCtorObj>();
         return "<variant " + c->type->name + "." + c->type->variants[c->index].name + ">";

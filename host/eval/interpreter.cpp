@@ -158,8 +158,9 @@ void Interpreter::execute_module(ModuleObj& m) {
         if (s->kind != ast::StmtKind::Use) continue;
         for (const auto& b : static_cast<const ast::Use&>(*s).bindings)
             if (b.global)
-                *b.global =
-                    b.source_index < 0 ? Value(b.source) : b.source->globals[static_cast<size_t>(b.source_index)];
+                *b.global = b.from_getattr       ? b.value
+                            : b.source_index < 0 ? Value(b.source)
+                                                 : b.source->globals[static_cast<size_t>(b.source_index)];
     }
     for (const auto& s : stmts) {
         switch (s->kind) {
@@ -217,15 +218,43 @@ void Interpreter::run_drop(InstanceObj* instance) {
 
 // ---------------------------------------------------------------- entry points
 
+// The program's top level calls its `fn main()` (Python's `if __name__ == "__main__": main()`):
+// noted, so that run_program does not run main a second time, and its result kept as the exit
+// status. Calls main makes of itself are not noted (the watch is off while it runs).
+Value Interpreter::invoke_main_from_top_level(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan,
+                                              SourceLoc loc, bool types_checked) {
+    const SourceFile* file = fn->proto->loc.file;
+    top_level_main_.watching = false;
+    Value r = invoke(fn, self, args, plan, loc, types_checked);
+    top_level_main_.watching = true;
+    if (file && file->path() == top_level_main_.path) { // not a `main` of an imported module
+        top_level_main_.called = fn->proto;             // run_program checks it is the global `main`
+        top_level_main_.result = r;
+    }
+    return r;
+}
+
 int Interpreter::run_program(const std::string& path) {
     int status = 0;
     try {
-        Value mod = modules_->load_main(path);
+        top_level_main_.path = path;
+        top_level_main_.watching = true;
+        Value mod;
+        try {
+            mod = modules_->load_main(path);
+        } catch (...) {
+            top_level_main_.watching = false;
+            throw;
+        }
+        top_level_main_.watching = false;
         auto* m = mod.as<ModuleObj>();
         int g = m->find_global("main");
         if (g >= 0 && m->globals[static_cast<size_t>(g)].is(ObjType::Function)) {
             Value main_fn = m->globals[static_cast<size_t>(g)];
-            Value r = call_with(main_fn, {}, main_fn.as<FunctionObj>()->proto->loc);
+            bool ran = top_level_main_.called == main_fn.as<FunctionObj>()->proto;
+            Value r =
+                ran ? std::move(top_level_main_.result) : call_with(main_fn, {}, main_fn.as<FunctionObj>()->proto->loc);
+            top_level_main_.result.reset();
             if (r.is_int()) status = static_cast<int>(r.as_int());
             if (r.is(ObjType::Variant) && r.as<VariantObj>()->type == result_ && r.as<VariantObj>()->index == 1)
                 runtime_error(main_fn.as<FunctionObj>()->proto->loc, "`main` returned " + repr(r, SourceLoc{}));

@@ -26,6 +26,7 @@
 #include "syntax/ast.h"
 #include "base/diagnostics.h"
 #include "ffi/extern_call.h"
+#include "eval/int_division_watch.h"
 #include "eval/site_cache.h"
 #include "resolve/cache_allocator.h"
 #include "resolve/objects.h"
@@ -120,6 +121,8 @@ public:
     void for_each(const Value& iterable, SourceLoc loc, const std::function<bool(Value)>& body);
     Value index_value(const Value& obj, const Value& key, SourceLoc loc, OverloadSite* site = nullptr);
     Value cast(const Value& v, const std::string& type, SourceLoc loc);
+    // `a.fdiv(b)`: floor division, the real Simple's (Python's `//`): (-7).fdiv(2) == -4, 7.5.fdiv(2.0) == 3.0.
+    Value floor_divide(const Value& a, const Value& b, SourceLoc loc);
     std::string display(const Value& v, SourceLoc loc); // str(x), print, interpolation
     std::string repr(const Value& v, SourceLoc loc);    // inside containers: text is quoted
     // "{v:spec}" and format(v, spec): numbers and text by Python's rules; an
@@ -140,6 +143,7 @@ public:
     // member and operator site and each function of the code it resolves.
     SiteCache* new_site() override { return &sites_.emplace_back(); }
     BodyCache* new_body() override { return &bodies_.emplace_back(); }
+    void watch_division(const DivisionSite& site) override { divisions_.watch(site); }
 
     // ---- services
     SourceManager& sources() { return sources_; }
@@ -249,6 +253,9 @@ private:
     [[gnu::noinline]] Value invoke_in_frame(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan,
                                             SourceLoc loc, bool types_checked);
     Value walk_body(const ast::FnProto& p, CallFrame& frame, SourceLoc loc);
+    // A call of the program's `fn main()` while its top level runs (interpreter.cpp).
+    [[gnu::noinline]] Value invoke_main_from_top_level(const FunctionObj* fn, const Value* self, ArgList& args,
+                                                       ArgPlan* plan, SourceLoc loc, bool types_checked);
     Value construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPlan* plan);
     Value construct_variant(EnumObj* type, uint32_t index, ArgList& args, SourceLoc loc);
     void create_class(const ast::ClassDecl& d, ModuleObj& m);
@@ -281,6 +288,15 @@ private:
     int depth_ = 0;
     const char* stack_floor_ = nullptr; // calls below it are refused (stack_limit.h)
     int drop_errors_ = 0;
+    IntDivisionWatch divisions_; // the program's i64 divisions that may truncate into a float
+    // The calls of the program's `fn main()` made by its top level (a port of Python's
+    // `if __name__ == "__main__": main()`): run_program then does not run it a second time.
+    struct TopLevelMain {
+        bool watching = false; // the program's top level is running
+        std::string path;      // the program's file: a `main` of an imported module is not it
+        const ast::FnProto* called = nullptr;
+        Value result; // what the last top-level call returned: the exit status
+    } top_level_main_;
     // Last: the caches hold values (methods, overload sets), dropped before the rest.
     std::deque<SiteCache> sites_; // deques: growing keeps every entry where it is
     std::deque<BodyCache> bodies_;

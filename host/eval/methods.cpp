@@ -1,5 +1,6 @@
 // methods.cpp — methods of built-in types.
 #include "eval/methods.h"
+#include "eval/ranges.h"
 
 #include <algorithm>
 #include <cctype>
@@ -21,7 +22,8 @@ namespace {
     X(upper) X(lower) X(replace) X(chars) X(lines) X(repeat) X(to_i64) X(to_f64) X(to_string) X(keys)         \
     X(values) X(items) X(get) X(contains_key) X(set) X(abs) X(sqrt) X(floor) X(ceil) X(round) X(exp) X(log)   \
     X(pow) X(sin) X(cos) X(tan) X(tanh) X(is_nan) X(clamp) X(is_some) X(is_none) X(unwrap) X(unwrap_or)       \
-    X(expect) X(is_ok) X(is_err) X(unwrap_err) X(ok) X(err)
+    X(expect) X(is_ok) X(is_err) X(unwrap_err) X(ok) X(err) X(index) X(step_by) X(clear) X(update)            \
+    X(startswith) X(endswith) X(strip) X(lstrip) X(rstrip) X(fdiv)
 // clang-format on
 
 enum class M : int {
@@ -112,9 +114,50 @@ Value extreme(Ctx& c, const std::vector<Value>& items, bool want_max) {
     return best;
 }
 
-void sort_values(Ctx& c, std::vector<Value>& items) {
-    std::stable_sort(items.begin(), items.end(),
-                     [&](const Value& a, const Value& b) { return c.in.compare(a, b, c.loc) < 0; });
+// Python's sort options, named only as list.sort takes them: `key:` (a function of an item whose
+// results are compared instead, each called once) and `reverse:` (descending, still stable).
+struct SortOptions {
+    Value key;
+    bool reverse = false;
+};
+
+SortOptions sort_options(Ctx& c) {
+    SortOptions o;
+    for (int i = 0; i < c.args.count; ++i) {
+        const std::string& name = c.args.has_names() ? (*c.args.names)[static_cast<size_t>(i)] : std::string();
+        if (name.empty()) c.fail(c.name + "() takes no positional arguments");
+        if (name == "key")
+            o.key = c.arg(i);
+        else if (name == "reverse")
+            o.reverse = c.in.truthy(c.arg(i), c.loc);
+        else
+            c.fail("'" + name + "' is an invalid keyword argument for " + c.name + "()");
+    }
+    return o;
+}
+
+void sort_values(Ctx& c, std::vector<Value>& items, const SortOptions& o) {
+    std::vector<Value> keys;
+    keys.reserve(items.size());
+    for (const Value& x : items) keys.push_back(o.key.is_nil() ? x : c.call(o.key, {x}));
+    std::vector<size_t> order(items.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return o.reverse ? c.in.compare(keys[b], keys[a], c.loc) < 0 : c.in.compare(keys[a], keys[b], c.loc) < 0;
+    });
+    std::vector<Value> sorted;
+    sorted.reserve(items.size());
+    for (size_t i : order) sorted.push_back(std::move(items[i]));
+    items = std::move(sorted);
+}
+
+// Python's `index(x[, start[, end]])` bounds: negative counts from the end, then clipped.
+int64_t clip_position(int64_t i, int64_t n) { return std::clamp<int64_t>(i < 0 ? i + n : i, 0, n); }
+
+// What Python says when `index(x)` finds no x.
+std::string not_found_in(Ctx& c, const Value& x) {
+    if (c.self.is(ObjType::Tuple)) return "tuple.index(x): x not in tuple";
+    return c.in.repr(x, c.loc) + " is not in " + (c.self.is(ObjType::Range) ? "range" : "list");
 }
 
 // Methods shared by arrays, tuples and ranges (the sequence is `items`).
@@ -123,9 +166,10 @@ Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
     switch (id) {
     case M::len:
     case M::count:
-        if (id == M::count && c.args.count == 1) {
+        if (id == M::count && c.args.count == 1) { // items a function accepts, or Python's: items equal to x
             int64_t n = 0;
-            for (const Value& x : items) n += c.pred(c.arg(0), x);
+            const bool by_predicate = is_callable(c.arg(0));
+            for (const Value& x : items) n += by_predicate ? c.pred(c.arg(0), x) : c.in.equal(x, c.arg(0), c.loc);
             return Value::integer(n);
         }
         c.arity(0);
@@ -141,6 +185,15 @@ Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
         for (size_t i = 0; i < items.size(); ++i)
             if (c.in.equal(items[i], c.arg(0), c.loc)) return Value::integer(static_cast<int64_t>(i));
         return Value();
+    case M::index: { // Python's: as index_of, but a miss is an error
+        c.arity(1, 3);
+        const int64_t n = static_cast<int64_t>(items.size());
+        const int64_t lo = c.args.count > 1 ? clip_position(c.int_arg(1), n) : 0;
+        const int64_t hi = c.args.count > 2 ? clip_position(c.int_arg(2), n) : n;
+        for (int64_t i = lo; i < hi; ++i)
+            if (c.in.equal(items[static_cast<size_t>(i)], c.arg(0), c.loc)) return Value::integer(i);
+        c.fail(not_found_in(c, c.arg(0)));
+    }
     case M::find:
         c.arity(1);
         for (const Value& x : items)
@@ -205,9 +258,8 @@ Value sequence_method(Ctx& c, M id, std::vector<Value>& items, bool* handled) {
     case M::min: c.arity(0); return extreme(c, items, false);
     case M::max: c.arity(0); return extreme(c, items, true);
     case M::sorted: {
-        c.arity(0);
         std::vector<Value> out = items;
-        sort_values(c, out);
+        sort_values(c, out, sort_options(c));
         return make_array(std::move(out));
     }
     case M::reversed: {
@@ -261,13 +313,21 @@ Value array_method(Ctx& c, M id, ArrayObj& arr) {
         c.arity(1);
         items.push_back(c.arg(0));
         return Value();
-    case M::pop: {
-        c.arity(0);
-        if (items.empty()) c.fail("`pop` from an empty array");
-        Value v = std::move(items.back());
-        items.pop_back();
+    case M::pop: { // pop() the last item, pop(i) the i-th (negative from the end), as Python's
+        c.arity(0, 1);
+        if (items.empty()) c.fail("pop from empty list");
+        const int64_t n = static_cast<int64_t>(items.size());
+        int64_t i = c.args.count ? c.int_arg(0) : n - 1;
+        if (i < 0) i += n;
+        if (i < 0 || i >= n) c.fail("pop index out of range");
+        Value v = std::move(items[static_cast<size_t>(i)]);
+        items.erase(items.begin() + i);
         return v;
     }
+    case M::clear:
+        c.arity(0);
+        items.clear();
+        return Value();
     case M::insert: {
         c.arity(2);
         int64_t i = c.int_arg(0), n = static_cast<int64_t>(items.size());
@@ -294,10 +354,13 @@ Value array_method(Ctx& c, M id, ArrayObj& arr) {
         items.insert(items.end(), more.begin(), more.end());
         return Value();
     }
-    case M::sort:
-        c.arity(0);
-        sort_values(c, items);
+    case M::sort: {
+        SortOptions o = sort_options(c);
+        std::vector<Value> sorted = items; // a key function may look at the array meanwhile
+        sort_values(c, sorted, o);
+        items = std::move(sorted);
         return Value();
+    }
     case M::reverse:
         c.arity(0);
         std::reverse(items.begin(), items.end());
@@ -311,7 +374,7 @@ Value array_method(Ctx& c, M id, ArrayObj& arr) {
     std::vector<Value> snapshot = items; // callbacks may modify the array
     bool handled;
     Value r = sequence_method(c, id, snapshot, &handled);
-    if (!handled) c.fail("array has no method `" + c.name + "`");
+    if (!handled) c.fail(no_method_message(c.in, c.self, c.name));
     return r;
 }
 
@@ -320,11 +383,49 @@ Value text_method(Ctx& c, M id, const std::string& s) {
     case M::len: c.arity(0); return Value::integer(static_cast<int64_t>(utf8_length(s)));
     case M::is_empty: c.arity(0); return Value::boolean(s.empty());
     case M::contains: c.arity(1); return Value::boolean(s.find(c.str_arg(0)) != std::string::npos);
-    case M::starts_with: c.arity(1); return Value::boolean(s.rfind(c.str_arg(0), 0) == 0);
-    case M::ends_with: {
+    case M::starts_with:
+    case M::startswith:
+    case M::ends_with:
+    case M::endswith: { // Python's names too, whose argument may be a tuple of texts (any of them)
+        c.arity(1);
+        const bool at_start = id == M::starts_with || id == M::startswith;
+        auto matches = [&](const std::string& t) {
+            if (at_start) return s.rfind(t, 0) == 0;
+            return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+        };
+        if (c.arg(0).is(ObjType::Tuple)) {
+            for (const Value& t : c.arg(0).as<TupleObj>()->items) {
+                if (!t.is(ObjType::Str))
+                    c.fail("a tuple for `" + c.name + "` must hold text, found " + c.in.type_name(t));
+                if (matches(str_of(t))) return Value::boolean(true);
+            }
+            return Value::boolean(false);
+        }
+        return Value::boolean(matches(c.str_arg(0)));
+    }
+    case M::strip:
+    case M::lstrip:
+    case M::rstrip: { // Python's: whitespace, or any of the characters given
+        c.arity(0, 1);
+        const std::string chars = c.args.count && !c.arg(0).is_nil() ? c.str_arg(0) : std::string(" \t\n\r\f\v");
+        size_t b = id == M::rstrip ? 0 : s.find_first_not_of(chars);
+        if (b == std::string::npos) return make_str("");
+        size_t e = id == M::lstrip ? s.size() : s.find_last_not_of(chars) + 1;
+        return make_str(s.substr(b, e - b));
+    }
+    case M::index: { // Python's: find, but a miss is an error
+        c.arity(1);
+        size_t pos = s.find(c.str_arg(0));
+        if (pos == std::string::npos) c.fail("substring not found");
+        return Value::integer(static_cast<int64_t>(utf8_length(s.substr(0, pos))));
+    }
+    case M::count: { // Python's: non-overlapping occurrences ("" occurs between every two characters)
         c.arity(1);
         const std::string& t = c.str_arg(0);
-        return Value::boolean(s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0);
+        if (t.empty()) return Value::integer(static_cast<int64_t>(utf8_length(s)) + 1);
+        int64_t n = 0;
+        for (size_t pos = s.find(t); pos != std::string::npos; pos = s.find(t, pos + t.size())) ++n;
+        return Value::integer(n);
     }
     case M::find:
     case M::index_of: {
@@ -413,7 +514,7 @@ Value text_method(Ctx& c, M id, const std::string& s) {
     }
     case M::to_i64: c.arity(0); return c.in.cast(c.self, "i64", c.loc);
     case M::to_f64: c.arity(0); return c.in.cast(c.self, "f64", c.loc);
-    default: c.fail("text has no method `" + c.name + "`");
+    default: c.fail(no_method_message(c.in, c.self, c.name));
     }
 }
 
@@ -443,6 +544,32 @@ Value dict_method(Ctx& c, M id, DictObj& d) {
         d.set(c.arg(0), c.arg(1));
         return Value();
     case M::remove: c.arity(1); return Value::boolean(d.remove(c.arg(0)));
+    case M::pop: { // Python's: the value, removed; the default (or an error) when the key is absent
+        c.arity(1, 2);
+        const Value* v = d.find(c.arg(0));
+        if (!v) {
+            if (c.args.count > 1) return c.arg(1);
+            c.fail("key " + c.in.repr(c.arg(0), c.loc) + " not found");
+        }
+        Value out = *v;
+        d.remove(c.arg(0));
+        return out;
+    }
+    case M::update: { // Python's: every entry of another dict, set here
+        c.arity(1);
+        if (!c.arg(0).is(ObjType::Dict)) c.fail("`update` takes a dict, found " + c.in.type_name(c.arg(0)));
+        std::vector<std::pair<Value, Value>> entries = c.arg(0).as<DictObj>()->entries; // d.update(d) is fine
+        for (const auto& [k, v] : entries) d.set(k, v);
+        return Value();
+    }
+    case M::clear:
+        c.arity(0);
+        {
+            auto gone = std::move(d.entries); // dropped once the dict is empty (a drop may look at it)
+            d.entries.clear();
+            d.index.clear();
+        }
+        return Value();
     case M::copy:
     case M::clone: {
         c.arity(0);
@@ -451,7 +578,7 @@ Value dict_method(Ctx& c, M id, DictObj& d) {
         for (const auto& [k, x] : d.entries) copy->set(k, x);
         return v;
     }
-    default: c.fail("dict has no method `" + c.name + "`");
+    default: c.fail(no_method_message(c.in, c.self, c.name));
     }
 }
 
@@ -480,6 +607,7 @@ Value number_method(Ctx& c, M id) {
         return num(std::round(x * scale) / scale);
     }
     case M::pow: c.arity(1); return c.in.binary(ast::BinOp::Pow, v, c.arg(0), c.loc);
+    case M::fdiv: c.arity(1); return c.in.floor_divide(v, c.arg(0), c.loc); // Python's //, operators.cpp
     case M::min: c.arity(1); return c.in.compare(c.arg(0), v, c.loc) < 0 ? c.arg(0) : v;
     case M::max: c.arity(1); return c.in.compare(c.arg(0), v, c.loc) > 0 ? c.arg(0) : v;
     case M::clamp: {
@@ -491,7 +619,7 @@ Value number_method(Ctx& c, M id) {
     case M::is_nan: c.arity(0); return Value::boolean(v.is_float() && std::isnan(x));
     case M::to_i64: c.arity(0); return c.in.cast(v, "i64", c.loc);
     case M::to_f64: c.arity(0); return c.in.cast(v, "f64", c.loc);
-    default: c.fail(c.in.type_name(v) + " has no method `" + c.name + "`");
+    default: c.fail(no_method_message(c.in, v, c.name));
     }
 }
 
@@ -538,7 +666,75 @@ Value optional_method(Ctx& c, M id, bool* handled) {
     return Value();
 }
 
+// Ranges answer these without listing their integers (a range may hold billions of them).
+Value range_method(Ctx& c, M id, const RangeObj& r, bool* handled) {
+    *handled = true;
+    switch (id) {
+    case M::step_by: c.arity(1); return range_step_by(c.in, r, c.arg(0), c.loc);
+    case M::len: c.arity(0); return Value::integer(r.size());
+    case M::is_empty: c.arity(0); return Value::boolean(r.size() == 0);
+    case M::contains:
+        if (c.args.count == 1 && c.arg(0).is_int()) return Value::boolean(r.contains(c.arg(0).as_int()));
+        break;
+    case M::index:
+        if (c.args.count == 1 && c.arg(0).is_int()) {
+            const int64_t v = c.arg(0).as_int();
+            if (!r.contains(v)) c.fail(not_found_in(c, c.arg(0)));
+            return Value::integer((v - r.start) / r.step); // exact: v is start + k * step
+        }
+        break;
+    default: break;
+    }
+    *handled = false;
+    return Value();
+}
+
+// Names from Python, Rust or JavaScript for what a built-in type has under another name here.
+const char* host_name_for(const Value& receiver, const std::string& name) {
+    struct Hint {
+        const char* name;
+        const char* use;
+    };
+    static const Hint sequence[] = {{"length", "len()"},          {"size", "len()"},          {"isEmpty", "is_empty"},
+                                    {"indexOf", "index_of"},      {"find_index", "index_of"}, {"position", "index_of"},
+                                    {"includes", "contains"},     {"has", "contains"},        {"forEach", "for_each"},
+                                    {"sort_by", "sorted(key: f)"}};
+    static const Hint array[] = {{"add", "push"},
+                                 {"push_back", "push"},
+                                 {"remove_at", "remove(i)"},
+                                 {"delete", "remove(i)"},
+                                 {"sort_by", "sort(key: f)"}};
+    static const Hint text[] = {
+        {"length", "len()"},          {"size", "len()"},         {"isEmpty", "is_empty"},  {"splitlines", "lines"},
+        {"to_upper", "upper"},        {"to_uppercase", "upper"}, {"toUpperCase", "upper"}, {"to_lower", "lower"},
+        {"to_lowercase", "lower"},    {"toLowerCase", "lower"},  {"trim_start", "lstrip"}, {"trim_end", "rstrip"},
+        {"includes", "contains"},     {"indexOf", "find"},       {"substring", "s[a:b]"},  {"substr", "s[a:b]"},
+        {"startsWith", "startswith"}, {"endsWith", "endswith"}};
+    static const Hint dict[] = {{"length", "len()"},         {"size", "len()"},       {"isEmpty", "is_empty"},
+                                {"has_key", "contains_key"}, {"has", "contains_key"}, {"containsKey", "contains_key"},
+                                {"delete", "remove"}};
+    auto look = [&](const auto& table) -> const char* {
+        for (const Hint& h : table)
+            if (name == h.name) return h.use;
+        return nullptr;
+    };
+    if (receiver.is(ObjType::Array))
+        if (const char* use = look(array)) return use;
+    if (receiver.is(ObjType::Array) || receiver.is(ObjType::Tuple) || receiver.is(ObjType::Range))
+        return look(sequence);
+    if (receiver.is(ObjType::Str)) return look(text);
+    if (receiver.is(ObjType::Dict)) return look(dict);
+    return nullptr;
+}
+
 } // namespace
+
+std::string no_method_message(Interpreter& in, const Value& receiver, const std::string& name) {
+    std::string out = in.type_name(receiver) + " has no method `" + name + "`";
+    if (receiver.is_nil()) return out + ": the receiver " + nil_operand_hint;
+    if (const char* use = host_name_for(receiver, name)) out += std::string("; use `") + use + "`";
+    return out;
+}
 
 int find_builtin_method(std::string_view name) {
     auto it = method_ids().find(name);
@@ -547,9 +743,10 @@ int find_builtin_method(std::string_view name) {
 
 Value call_builtin_method(Interpreter& in, const Value& receiver, int raw_id, const std::string& name, ArgList& args,
                           SourceLoc loc) {
-    if (args.has_names()) runtime_error(loc, "`" + name + "` does not take named arguments");
-    Ctx c{in, receiver, args, name, loc};
     M id = static_cast<M>(raw_id);
+    if (args.has_names() && id != M::sort && id != M::sorted) // their `key:` and `reverse:`
+        runtime_error(loc, "`" + name + "` does not take named arguments");
+    Ctx c{in, receiver, args, name, loc};
     if (id == M::to_string) {
         c.arity(0);
         return make_str(in.display(receiver, loc));
@@ -565,6 +762,10 @@ Value call_builtin_method(Interpreter& in, const Value& receiver, int raw_id, co
         case ObjType::Dict: return dict_method(c, id, *receiver.as<DictObj>());
         case ObjType::Tuple:
         case ObjType::Range: {
+            if (receiver.is(ObjType::Range)) {
+                r = range_method(c, id, *receiver.as<RangeObj>(), &handled);
+                if (handled) return r;
+            }
             std::vector<Value> items = to_items(in, receiver, loc);
             r = sequence_method(c, id, items, &handled);
             if (handled) return r;
@@ -573,8 +774,7 @@ Value call_builtin_method(Interpreter& in, const Value& receiver, int raw_id, co
         default: break;
         }
     }
-    runtime_error(loc, in.type_name(receiver) + " has no method `" + name + "`" +
-                           (receiver.is_nil() ? std::string(": the receiver ") + nil_operand_hint : std::string()));
+    runtime_error(loc, no_method_message(in, receiver, name));
 }
 
 } // namespace spl

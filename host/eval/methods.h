@@ -16,4 +16,8 @@ namespace spl {
 Value call_builtin_method(Interpreter& in, const Value& receiver, int id, const std::string& name, ArgList& args,
                           SourceLoc loc);
 
+// "array has no method `size`; use `len()`": the error for a method a value lacks, naming the
+// host's method when the name is another language's for it (and the nil hint for a nil receiver).
+std::string no_method_message(Interpreter& in, const Value& receiver, const std::string& name);
+
 } // namespace spl

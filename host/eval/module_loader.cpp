@@ -143,7 +143,8 @@ void ModuleLoader::bind_uses(ModuleObj& m) {
         if (u.star) {
             for (size_t g = 0; g < source->global_names.size(); ++g) {
                 const std::string& n = source->global_names[g];
-                if (source->exports_name(n))
+                // A module's __getattr__ answers for it alone (PEP 562), never for its importer.
+                if (source->exports_name(n) && n != "__getattr__")
                     u.bindings.push_back(ast::UseBinding{n, source, static_cast<int>(g), u.loc, nullptr});
             }
             continue;
@@ -151,11 +152,22 @@ void ModuleLoader::bind_uses(ModuleObj& m) {
         for (size_t i = 0; i < u.names.size(); ++i) {
             const std::string& n = u.names[i];
             int g = source->find_global(n);
+            std::string local = u.aliases[i].empty() ? n : u.aliases[i];
+            if (g < 0 || !source->exports_name(n)) {
+                if (const Value* hook = source->getattr_hook()) {
+                    // PEP 562: the module's __getattr__ answers a name it does not export; an error it
+                    // raises is the error of this `use`, at the name.
+                    ast::UseBinding b{local, source, -1, u.name_locs[i], nullptr};
+                    b.from_getattr = true;
+                    b.value = in_.call_with(*hook, {make_str(n)}, u.name_locs[i]);
+                    u.bindings.push_back(std::move(b));
+                    continue;
+                }
+            }
             if (g < 0) throw_error(ErrorKind::Load, u.name_locs[i], "module `" + source->name + "` has no `" + n + "`");
             if (!source->exports_name(n))
                 throw_error(ErrorKind::Load, u.name_locs[i],
                             "`" + n + "` is not exported by module `" + source->name + "`");
-            std::string local = u.aliases[i].empty() ? n : u.aliases[i];
             u.bindings.push_back(ast::UseBinding{local, source, g, u.name_locs[i], nullptr});
         }
     }

@@ -5,7 +5,10 @@
 // overload matches, or its declared types do); otherwise `b.r<op>(a)` when
 // `b` is an object that defines the reflected method (radd, rsub, rmul, rdiv,
 // rmod, rpow, rmatmul) and it accepts `a`. Comparisons reflect by mirroring:
-// `1 < t` is `t.gt(1)`, `1 == t` is `t.eq(1)`.
+// `1 < t` is `t.gt(1)`, `1 == t` is `t.eq(1)`. Each method may also be written
+// with Python's name (`__add__`, `__radd__`, `__truediv__`, ...: op_dunder_name),
+// which wins over the plain one: the class's operator table (ClassObj::ops) holds
+// whichever applies, so a site pays nothing for the choice.
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -13,6 +16,7 @@
 #include <optional>
 
 #include "eval/interpreter.h"
+#include "eval/ranges.h"
 #include "base/scalar_types.h"
 #include "eval/stack_limit.h"
 
@@ -20,7 +24,32 @@ namespace spl {
 
 using ast::BinOp;
 
+const char* op_dunder_name(Op op) {
+    static const char* const names[] = {
+        "__add__",  "__sub__",  "__mul__",  "__truediv__",  "__mod__",  "__pow__",  "__matmul__",
+        "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rmod__", "__rpow__", "__rmatmul__",
+        "__eq__",   "__ne__",   "__lt__",   "__le__",       "__gt__",   "__ge__",   "__neg__",
+        nullptr,    nullptr,    nullptr,    nullptr,        nullptr, // get_item ... next: one name each
+    };
+    static_assert(sizeof names / sizeof *names == static_cast<size_t>(Op::Count), "one entry per Op");
+    return names[static_cast<size_t>(op)];
+}
+
 namespace {
+
+// The methods that would serve an operator, for its error: "`add` or `radd`, or Python's
+// `__add__` or `__radd__`" (one pair when the operator does not reflect, `==` for instance).
+std::string op_methods_hint(Op forward, Op reflected) {
+    if (forward == Op::Count) return "an operator method";
+    const bool reflects = reflected != Op::Count && reflected != forward;
+    std::string plain = std::string("`") + op_method_name(forward) + "`";
+    std::string python = std::string("`") + op_dunder_name(forward) + "`";
+    if (reflects) {
+        plain += std::string(" or `") + op_method_name(reflected) + "`";
+        python += std::string(" or `") + op_dunder_name(reflected) + "`";
+    }
+    return plain + ", or Python's " + python;
+}
 
 Op forward_op(BinOp op) {
     switch (op) {
@@ -145,14 +174,19 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
         if (refused && op != BinOp::Eq && op != BinOp::Ne)
             return call_method(a, *refused, {b}, loc, site); // raises: no overload / argument type
     }
+    // Where a truncated i64 division's result may meet a float, the watch is told (an ordering or
+    // mixed arithmetic: not `==`/`!=`, which nil checks take, so that they cost nothing more).
+    const auto division_consumed = [&] {
+        if (__builtin_expect(divisions_.awaits(site), false)) divisions_.consume(a, b);
+    };
     switch (op) {
     case BinOp::Eq: return Value::boolean(equal(a, b, loc));
     case BinOp::Ne: return Value::boolean(!equal(a, b, loc));
-    case BinOp::Lt: return Value::boolean(compare(a, b, loc) < 0);
+    case BinOp::Lt: division_consumed(); return Value::boolean(compare(a, b, loc) < 0);
     // compare() ranks NaN level with everything; IEEE (and Python) make every ordering with NaN false.
-    case BinOp::Le: return Value::boolean(!unordered_numbers(a, b) && compare(a, b, loc) <= 0);
-    case BinOp::Gt: return Value::boolean(compare(a, b, loc) > 0);
-    case BinOp::Ge: return Value::boolean(!unordered_numbers(a, b) && compare(a, b, loc) >= 0);
+    case BinOp::Le: division_consumed(); return Value::boolean(!unordered_numbers(a, b) && compare(a, b, loc) <= 0);
+    case BinOp::Gt: division_consumed(); return Value::boolean(compare(a, b, loc) > 0);
+    case BinOp::Ge: division_consumed(); return Value::boolean(!unordered_numbers(a, b) && compare(a, b, loc) >= 0);
     case BinOp::In:
     case BinOp::NotIn: {
         bool found = false;
@@ -172,8 +206,7 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
             Value r = call_method(b, find_method(b, "contains"), {a}, loc);
             found = truthy(r, loc);
         } else if (b.is(ObjType::Range)) {
-            auto* r = b.as<RangeObj>();
-            found = a.is_int() && a.as_int() >= r->start && a.as_int() < r->stop();
+            found = a.is_int() && b.as<RangeObj>()->contains(a.as_int());
         } else {
             runtime_error(loc, "`in` is not defined for " + type_name(b));
         }
@@ -194,7 +227,7 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
         case BinOp::Div:
             if (y == 0) runtime_error(loc, "division by zero");
             if (x == std::numeric_limits<int64_t>::min() && y == -1) return Value::integer(x);
-            return Value::integer(x / y); // truncates toward zero
+            return Value::integer(divisions_.divide(site, x, y)); // truncates toward zero, as Simple's `/`
         case BinOp::Mod:
             if (y == 0) runtime_error(loc, "division by zero in `%`");
             if (y == -1) return Value::integer(0);
@@ -205,6 +238,7 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
         default: break;
         }
     } else if (a.is_number() && b.is_number()) {
+        division_consumed();
         double x = a.to_double(), y = b.to_double();
         switch (op) {
         case BinOp::Add: return Value::number(x + y);
@@ -234,11 +268,7 @@ Value Interpreter::binary(BinOp op, const Value& a, const Value& b, SourceLoc lo
     }
     std::string hint;
     if (a.is(ObjType::Instance) || b.is(ObjType::Instance))
-        hint = std::string(" (define `") + op_method_name(forward_op(op)) + "`" +
-               (reflected_op(op) != Op::Count && reflected_op(op) != forward_op(op)
-                    ? std::string(" or `") + op_method_name(reflected_op(op)) + "`"
-                    : std::string()) +
-               ")";
+        hint = " (define " + op_methods_hint(forward_op(op), reflected_op(op)) + ")";
     else if (op == BinOp::Add && (a.is(ObjType::Str) || b.is(ObjType::Str)))
         hint = " (use interpolation \"{x}\" or str(x))";
     else if (a.is_nil() || b.is_nil())
@@ -398,27 +428,40 @@ Value Interpreter::cast(const Value& v, const std::string& type, SourceLoc loc) 
     return fail();
 }
 
+Value Interpreter::floor_divide(const Value& a, const Value& b, SourceLoc loc) {
+    if (a.is_int() && b.is_int()) {
+        const int64_t x = a.as_int(), y = b.as_int();
+        if (y == 0) runtime_error(loc, "integer division or modulo by zero");              // Python's words for `//`
+        if (x == std::numeric_limits<int64_t>::min() && y == -1) return Value::integer(x); // wraps, as `/`
+        const int64_t q = x / y;
+        return Value::integer(q * y != x && ((x < 0) != (y < 0)) ? q - 1 : q);
+    }
+    if (!a.is_number() || !b.is_number())
+        runtime_error(loc, "`fdiv` needs two numbers, found " + type_name(a) + " and " + type_name(b));
+    // CPython's float floor division (float_floor_div), so results match Python's `//` exactly.
+    const double x = a.to_double(), y = b.to_double();
+    if (y == 0.0) runtime_error(loc, "float floor division by zero");
+    const double mod = std::fmod(x, y);
+    double div = (x - mod) / y;
+    if (mod != 0.0 && ((y < 0) != (mod < 0))) div -= 1.0;
+    double floored;
+    if (div != 0.0) {
+        floored = std::floor(div);
+        if (div - floored > 0.5) floored += 1.0;
+    } else {
+        floored = std::copysign(0.0, x / y);
+    }
+    return Value::number(floored);
+}
+
 namespace {
 
 // Python's slice.indices: the positions `[start:stop:step]` selects.
 std::vector<size_t> slice_positions(Interpreter& in, const SliceObj& s, int64_t len, SourceLoc loc) {
-    auto get = [&](const Value& v, const char* what) -> std::optional<int64_t> {
-        if (v.is_nil()) return std::nullopt;
-        if (!v.is_int()) runtime_error(loc, std::string("a slice ") + what + " must be i64, found " + in.type_name(v));
-        return v.as_int();
-    };
-    int64_t step = get(s.step, "step").value_or(1);
-    if (step == 0) runtime_error(loc, "a slice step cannot be zero");
-    auto clamp = [&](std::optional<int64_t> v, int64_t dflt, int64_t lo, int64_t hi) {
-        if (!v) return dflt;
-        int64_t x = *v < 0 ? *v + len : *v;
-        return std::min(std::max(x, lo), hi);
-    };
-    int64_t start =
-        step > 0 ? clamp(get(s.start, "start"), 0, 0, len) : clamp(get(s.start, "start"), len - 1, -1, len - 1);
-    int64_t stop = step > 0 ? clamp(get(s.stop, "stop"), len, 0, len) : clamp(get(s.stop, "stop"), -1, -1, len - 1);
+    const SliceBounds b = slice_bounds(in, s, len, loc);
     std::vector<size_t> out;
-    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(static_cast<size_t>(i));
+    out.reserve(static_cast<size_t>(b.count));
+    for (int64_t k = 0; k < b.count; ++k) out.push_back(static_cast<size_t>(b.start + k * b.step));
     return out;
 }
 
@@ -438,10 +481,11 @@ Value Interpreter::index_value(const Value& obj, const Value& key, SourceLoc loc
         return *v;
     }
     Value k = key;
-    if (k.is(ObjType::Range)) { // a[1..3] is a[1:3]
+    if (k.is(ObjType::Range)) { // a[1..3] is a[1:3], a[(0..6).step_by(2)] is a[0:6:2]
         auto* r = k.as<RangeObj>();
-        k = Value(new SliceObj(Value::integer(r->start), Value::integer(r->stop()), Value()));
+        k = Value(new SliceObj(Value::integer(r->start), Value::integer(r->stop()), Value::integer(r->step)));
     }
+    if (obj.is(ObjType::Range)) return range_item(*this, *obj.as<RangeObj>(), k, loc);
     if (obj.is(ObjType::Array) || obj.is(ObjType::Tuple)) {
         const auto& items = obj.is(ObjType::Array) ? obj.as<ArrayObj>()->items : obj.as<TupleObj>()->items;
         const int64_t n = static_cast<int64_t>(items.size());

@@ -26,7 +26,8 @@ private:
 
     ModuleObj& m_;
     ModuleScope scope_;
-    std::unordered_set<std::string> fn_names_; // top-level `fn`s: declaring one again adds an overload
+    std::unordered_set<std::string> fn_names_;   // top-level `fn`s: declaring one again adds an overload
+    std::unordered_set<std::string> with_names_; // top-level `with ... as NAME`s: one global per name
 };
 
 void ScopeBuilder::define_global(const std::string& name, SourceLoc loc, bool is_mutable, bool own) {
@@ -95,6 +96,23 @@ void ScopeBuilder::collect() {
                 if (p->kind == PatKind::Bind) {
                     define_global(p->name, p->loc, let.is_mutable, true);
                     scope_.assignable_globals.insert(p->name);
+                }
+                for (auto& sub : p->subs) stack.push_back(sub.get());
+            }
+            break;
+        }
+        case StmtKind::With: {
+            // `with ... as NAME:` at the top level binds a global that outlives the block (the
+            // resolver's With); another top-level `with ... as NAME` rebinds the same one.
+            auto& w = static_cast<With&>(s);
+            if (!w.alias) break;
+            std::vector<Pattern*> stack{w.alias.get()};
+            while (!stack.empty()) {
+                Pattern* p = stack.back();
+                stack.pop_back();
+                if (p->kind == PatKind::Bind && !with_names_.count(p->name)) {
+                    define_global(p->name, p->loc, false, true);
+                    with_names_.insert(p->name);
                 }
                 for (auto& sub : p->subs) stack.push_back(sub.get());
             }

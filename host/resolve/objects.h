@@ -129,6 +129,10 @@ enum class Op : uint8_t {
     Count
 };
 const char* op_method_name(Op op);
+// Python's name for an operator's method (`__add__`, `__truediv__`, `__radd__`, `__eq__`, `__neg__`),
+// which a class may define instead of (or beside) `add` etc.: it wins over that name. Null for the
+// other hooks (get_item, to_string, ...), which have one name each.
+const char* op_dunder_name(Op op);
 
 struct ClassObj : Obj {
     ClassObj(std::string n, const ast::ClassDecl* d, DropRunner* r)
@@ -154,8 +158,20 @@ struct ClassObj : Obj {
         if (n == "drop") drop = slot;
         if (n == "get_attr") get_attr = slot;
         if (n == "set_attr") set_attr = slot;
-        for (size_t i = 0; i < static_cast<size_t>(Op::Count); ++i)
-            if (n == op_method_name(static_cast<Op>(i))) ops[i] = slot;
+        const bool dunder = n.size() > 4 && n.compare(0, 2, "__") == 0;
+        for (size_t i = 0; i < static_cast<size_t>(Op::Count); ++i) {
+            const Op o = static_cast<Op>(i);
+            const uint32_t bit = uint32_t(1) << i;
+            if (dunder) {
+                const char* python_name = op_dunder_name(o);
+                if (python_name && n == python_name) {
+                    ops[i] = slot;
+                    dunder_ops |= bit;
+                }
+            } else if (n == op_method_name(o) && !(dunder_ops & bit)) {
+                ops[i] = slot; // `add` serves `+` only while the class has no `__add__`
+            }
+        }
     }
     const Value& op(Op o) const { return ops[static_cast<size_t>(o)]; }
     bool implements(const Obj* trait) const {
@@ -179,6 +195,7 @@ struct ClassObj : Obj {
     Value get_attr;                                 // `get_attr(name)`: names the class lacks, read (eval/attr_hooks.h)
     Value set_attr;                                 // `set_attr(name, value)`: names the class lacks, assigned
     Value ops[static_cast<size_t>(Op::Count)];      // operator methods, nil when absent
+    uint32_t dunder_ops = 0;                        // bit i: ops[i] is the Python-named method (`__add__`)
     uint32_t epoch = 0;                             // bumped when an existing method name gets another overload
     int64_t live = 0;                               // instances alive now
     // Memory of freed instances, reused by the next ones: a loop that makes a Tensor and drops
@@ -310,6 +327,13 @@ struct ModuleObj : Obj {
     }
     bool exports_name(const std::string& n) const {
         return has_export_list ? exports.count(n) > 0 : own_names.count(n) > 0;
+    }
+    // The module's `fn __getattr__(name: text)` (Python's PEP 562), which answers a name it does not
+    // export, in `M.NAME` and in `use M.{NAME}`; null when it defines none (or is not loaded yet).
+    const Value* getattr_hook() const {
+        int g = find_global("__getattr__");
+        if (g < 0 || globals[static_cast<size_t>(g)].is_nil()) return nullptr;
+        return &globals[static_cast<size_t>(g)];
     }
     // Empties the global slots, last first: data (whose `drop` methods may
     // still call this module's functions and externs), then with `code` also

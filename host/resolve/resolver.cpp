@@ -7,6 +7,7 @@
 
 #include "base/diagnostics.h"
 #include "resolve/builtin_names.h"
+#include "resolve/checks/int_division.h"
 #include "resolve/module_scope.h"
 #include "resolve/types.h"
 
@@ -450,8 +451,10 @@ void Resolver::resolve_stmt(Stmt& s) {
     case StmtKind::With: {
         auto& w = static_cast<With&>(s);
         resolve_expr(*w.resource);
-        open_block(w.body);
+        // `as NAME` outlives the block, as in Python (`prof.key_averages()` after `with profile() as
+        // prof:`): declared in the enclosing block, a global at a module's top level (module_scope.cpp).
         if (w.alias) declare_pattern(*w.alias, false);
+        open_block(w.body);
         resolve_stmts(w.body);
         close_block(w.body);
         break;
@@ -676,6 +679,10 @@ void Resolver::run() {
 void resolve_module(ModuleObj& m, CacheAllocator& caches) {
     Resolver r(m, caches);
     r.run();
+    // The program's own divisions that may truncate into a float: watched while it runs
+    // (a library's are its authors' to fix, and a user cannot act on them).
+    if (!m.ast->file->is_library())
+        for (const DivisionSite& site : find_float_divisions(*m.ast)) caches.watch_division(site);
 }
 
 } // namespace spl

@@ -537,11 +537,15 @@ struct ExternDecl : Stmt {
 
 // One name a `use` binds: found in `source` at `source_index` by the module loader.
 struct UseBinding {
+    UseBinding(std::string n, ModuleObj* s, int i, SourceLoc l, Value* g = nullptr)
+        : name(std::move(n)), source(s), source_index(i), loc(l), global(g) {}
     std::string name; // the local name
     ModuleObj* source = nullptr;
     int source_index = -1; // -1: bind the module object itself
     SourceLoc loc;
-    Value* global = nullptr; // null when another binding of the name wins (see the resolver)
+    Value* global = nullptr;   // null when another binding of the name wins (see the resolver)
+    bool from_getattr = false; // a name `source` does not export: bind `value`, its __getattr__'s answer
+    Value value;
 };
 
 struct Use : Stmt {

@@ -1,6 +1,7 @@
 // Text to tokens, with indentation as INDENT/DEDENT and interpolated text split into pieces.
 #include "syntax/lexer.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <unordered_map>
@@ -405,11 +406,14 @@ uint32_t Lexer::skip_interpolation() {
 }
 
 // Where an interpolation's format spec starts: the first `:` outside
-// brackets and text literals, as in Python's f-strings. A colon of a
-// lambda or an inline `if` at the top level would be taken for it: such an
-// expression is written in parentheses (`"{(if ok: 1 else: 2)}"`).
+// brackets and text literals, as in Python's f-strings, that no inline `if`
+// claims: each `if`, `elif` and `else` word at the top level owns the next
+// top-level `:` (`{if ok: a else: b}`, then `:>5` after it is the spec). A
+// lambda at the top level still goes in parentheses (`{(\x: x)(1)}`).
 uint32_t Lexer::spec_colon(uint32_t begin, uint32_t end) const {
+    auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     int depth = 0;
+    int claimed = 0; // colons owed to `if` / `elif` / `else` words seen so far
     for (uint32_t i = begin; i < end; ++i) {
         char c = src_[i];
         if (c == '"' || c == '\'') {
@@ -417,11 +421,19 @@ uint32_t Lexer::spec_colon(uint32_t begin, uint32_t end) const {
                 if (src_[i] == '\\' && c == '"') ++i;
             continue;
         }
+        if (word_char(c)) {
+            uint32_t j = i;
+            while (j < end && word_char(src_[j])) ++j;
+            std::string_view word(src_.data() + i, j - i);
+            if (depth == 0 && (word == "if" || word == "elif" || word == "else")) ++claimed;
+            i = j - 1;
+            continue;
+        }
         if (c == '(' || c == '[' || c == '{')
             ++depth;
         else if (c == ')' || c == ']' || c == '}')
             --depth;
-        else if (c == ':' && depth == 0)
+        else if (c == ':' && depth == 0 && claimed-- == 0)
             return i;
     }
     return end;

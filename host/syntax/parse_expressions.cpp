@@ -102,6 +102,12 @@ ExprPtr Parser::parse_operators(int limit) {
         if (!rule || rule->left <= limit) return e;
         // Each operator is one level above the chain so far: the chain is a tree as deep as it is long.
         nest.level(cur().loc, "operators", "each operator of a chain like `a + b + c` nests one level");
+        // Python's `a // b` (and `//=`): two `/` side by side. The real Simple deprecated `//` as
+        // floor division (it means parallel execution there); say what to write instead.
+        if (rule->tok == Tok::Slash && (peek().kind == Tok::Slash || peek().kind == Tok::SlashEq) &&
+            peek().loc.line == cur().loc.line && peek().loc.col == cur().loc.col + 1)
+            fail_at(cur().loc, "`//` is not floor division in Simple: `/` on two integers already truncates toward "
+                               "zero; for floor division write `a.fdiv(b)`");
         SourceLoc loc = advance().loc;
         if (rule->tok == Tok::KwNot) advance(); // the `in` of `not in`
         switch (rule->kind) {

@@ -3,6 +3,7 @@
 #include "syntax/parser.h"
 
 #include "syntax/parser_impl.h"
+#include "syntax/expr_text.h"
 
 namespace spl {
 namespace parsing {
@@ -16,6 +17,31 @@ std::unique_ptr<FnProto> make_block_lambda(SourceLoc loc, Block body, std::strin
     proto->is_lambda = true;
     proto->body = std::move(body);
     return proto;
+}
+
+// Whether a `=` follows on this line, outside brackets: `a, b = f()` is an unpacking then.
+bool assignment_follows(const std::vector<Token>& toks, size_t pos) {
+    int depth = 0;
+    for (size_t k = pos; k < toks.size(); ++k) {
+        Tok t = toks[k].kind;
+        if (t == Tok::LParen || t == Tok::LBracket || t == Tok::LBrace) ++depth;
+        if (t == Tok::RParen || t == Tok::RBracket || t == Tok::RBrace) --depth;
+        if (t == Tok::Newline || t == Tok::Eof || depth < 0) return false;
+        if (t == Tok::Assign && depth == 0) return true;
+    }
+    return false;
+}
+
+// Simple unpacks only into new names, `val (a, b) = ...`; the message says what to write
+// (assigning existing variables, fields or items by unpacking is not supported: host/README.md).
+// `targets`: the unpacked expressions; the suggestion reuses them when they are all plain names.
+std::string unpacking_message(const std::string& written, const std::vector<const Expr*>& targets) {
+    std::string names;
+    for (const Expr* t : targets) names += (names.empty() ? "" : ", ") + expr_text(*t);
+    for (const Expr* t : targets)
+        if (t->kind != ExprKind::Name) names = "a, b";
+    return "`" + written + " = ...` does not unpack in Simple: for new names write `val (" + names +
+           ") = ...` (or `var (...)`); to update existing variables, unpack into new names, then assign each";
 }
 
 } // namespace
@@ -38,6 +64,11 @@ std::unique_ptr<Module> Parser::parse_file() {
 
 ExprPtr Parser::parse_fragment() {
     ExprPtr e = parse_expr();
+    // Python's `{x if c else y}`, ported as written: say how Simple writes it.
+    if (at(Tok::KwIf))
+        throw_error(ErrorKind::Syntax, cur().loc,
+                    "expected `}` after the interpolated expression, found `if`: Simple's inline if is "
+                    "`{if c: x else: y}`, not Python's `{x if c else y}`");
     if (!at(Tok::Eof)) fail_expected("`}` after the interpolated expression");
     return e;
 }
@@ -156,6 +187,19 @@ StmtPtr Parser::parse_simple_statement() {
         }
     }
     ExprPtr e = parse_expr();
+    if (at(Tok::Comma) && assignment_follows(toks_, pos_)) {
+        // Python's `a, b = f()`: said at the `,`, with the names as written.
+        SourceLoc comma = cur().loc;
+        std::vector<ExprPtr> rest;
+        while (accept(Tok::Comma)) rest.push_back(parse_expr());
+        std::vector<const Expr*> targets{e.get()};
+        std::string written = expr_text(*e);
+        for (const ExprPtr& t : rest) {
+            targets.push_back(t.get());
+            written += ", " + expr_text(*t);
+        }
+        fail_at(comma, unpacking_message(written, targets));
+    }
     AssignOp op;
     switch (cur().kind) {
     case Tok::Assign: op = AssignOp::Set; break;
@@ -168,6 +212,11 @@ StmtPtr Parser::parse_simple_statement() {
     }
     SourceLoc op_loc = cur().loc;
     advance();
+    if (e->kind == ExprKind::Tuple && op == AssignOp::Set) { // Python's `(a, b) = f()`
+        std::vector<const Expr*> targets;
+        for (const ExprPtr& item : static_cast<const TupleLit&>(*e).elems) targets.push_back(item.get());
+        fail_at(op_loc, unpacking_message(expr_text(*e), targets));
+    }
     if (e->kind != ExprKind::Name && e->kind != ExprKind::Member && e->kind != ExprKind::Index)
         fail_at(op_loc, "expected a variable, field or index before the assignment");
     auto a = std::make_unique<Assign>(op_loc);

@@ -3,6 +3,7 @@
 //   splrun [options] FILE.spl [ARGS...]     run a program
 //   splrun [options] test PATH...           run SSpec files (*_spec.spl under each PATH)
 //   splrun [options] doctor                 report what it would load and any mismatch
+//   splrun check FILE.spl...                static checks, nothing run (tools/check.h)
 //   splrun --nproc-per-node N [launcher flags] [options] FILE.spl [ARGS...]
 //                                           N workers of the rest, as torchrun (tools/launcher.h)
 //
@@ -23,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/check.h"
 #include "tools/doctor.h"
 #include "tools/launcher.h"
 #include "eval/interpreter.h"
@@ -36,6 +38,8 @@ constexpr const char* kUsage =
     "usage: splrun [options] FILE.spl [ARGS...]\n"
     "       splrun [options] test PATH...\n"
     "       splrun [options] doctor           what it would load, versions, CUDA, mismatches\n"
+    "       splrun check FILE.spl...          static checks without running (integer division\n"
+    "                                         into a float): FILE:LINE:COL: warning: ...\n"
     "       splrun --nproc-per-node N [launcher flags] [options] FILE.spl [ARGS...]\n"
     "options:\n"
     "  -L DIR          add a library root (where `use lib.torch...` is looked up)\n"
@@ -186,6 +190,13 @@ int main(int argc, char** argv) {
     if (i >= argc) {
         std::fputs(kUsage, stderr);
         return 2;
+    }
+    if (std::strcmp(argv[i], "check") == 0) {
+        if (i + 1 == argc) {
+            std::fprintf(stderr, "splrun check: no files given\n%s", kUsage);
+            return 2;
+        }
+        return finish(spl::run_check(std::vector<std::string>(argv + i + 1, argv + argc)));
     }
     if (std::strcmp(argv[i], "doctor") == 0 && i + 1 == argc) {
         job.doctor = true;
