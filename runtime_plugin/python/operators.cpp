@@ -1,4 +1,4 @@
-// Operators: the binary arithmetic of Python's number protocol, rich comparisons, truth.
+// Operators: the binary and unary arithmetic of Python's number protocol, rich comparisons, truth.
 #include "python/convert.h"
 #include "python/objects.h"
 
@@ -47,6 +47,21 @@ const Operator& find(const char* name) {
                    "' (add, sub, mul, truediv, floordiv, mod, pow, matmul, lt, le, eq, ne, gt, ge)");
 }
 
+using Unary = PyObject* (*)(PyObject*);
+
+// The unary operators, by the `operator` module's names: -a, +a, abs(a), ~a.
+constexpr struct {
+    const char* name;
+    Unary unary;
+} kUnaryOperators[] = {
+    {"neg", PyNumber_Negative}, {"pos", PyNumber_Positive}, {"abs", PyNumber_Absolute}, {"invert", PyNumber_Invert}};
+
+Unary find_unary(const char* name) {
+    for (const auto& op : kUnaryOperators)
+        if (std::strcmp(op.name, name) == 0) return op.unary;
+    throw SplError(std::string("no Python unary operator '") + name + "' (neg, pos, abs, invert)");
+}
+
 } // namespace
 } // namespace spl::python
 
@@ -62,6 +77,16 @@ SPL_TORCH_EXPORT SplValue rt_python_binary(const char* op, SplValue a, SplValue 
         spl::python::Ref right(spl::python::from_tree(b, "b"));
         return spl::python::result_of_call(o.binary ? o.binary(left.get(), right.get())
                                                     : PyObject_RichCompare(left.get(), right.get(), o.comparison));
+    });
+}
+
+// OP a (neg, pos, abs, invert), as Python computes it; `a` is a tree; a result.
+SPL_TORCH_EXPORT SplValue rt_python_unary(const char* op, SplValue a) {
+    return spl::guarded<SplValue>(__func__, [&] {
+        spl::python::Gil gil;
+        spl::python::Unary unary = spl::python::find_unary(op);
+        spl::python::Ref operand(spl::python::from_tree(a, "a"));
+        return spl::python::result_of_call(unary(operand.get()));
     });
 }
 
@@ -85,5 +110,6 @@ SPL_TORCH_EXPORT bool rt_python_is(int64_t a, int64_t b) {
 } // extern "C"
 
 SPL_EXTRA(rt_python_binary, "op", "a", "b")
+SPL_EXTRA(rt_python_unary, "op", "a")
 SPL_EXTRA(rt_python_truth, "h")
 SPL_EXTRA(rt_python_is, "a", "b")

@@ -3,6 +3,8 @@
   - it never links LibTorch (nothing of libtorch or libc10 in its dependency closure), and the
     torch plugin never links Python (its threads, the DataLoader's among them, cannot take the GIL);
   - `use lib.python` with SPL_PYTHON=/nonexistent is an error that names /nonexistent;
+  - without lib.python, Tensor.numpy() says to `use lib.python`, and lib.torch.onnx / hub name
+    the missing libspl_python.so;
   - what Python prints comes in order with what the program prints, on a pipe too;
   - Ctrl-C in Python is a KeyboardInterrupt that stops the program; in Simple code, SIGINT as before;
   - its word adapters refuse with an error that says there are none; a foreign ABI is refused.
@@ -11,6 +13,7 @@ usage: check_plugin.py SPLRUN LIBSPL_PYTHON LIBSPL_TORCH   (SIMPLE_LIB set by th
 """
 import ctypes
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -79,6 +82,27 @@ def main():
     check("/nonexistent" in done.stderr and "no such file" in done.stderr,
           "the error names /nonexistent and why: " + done.stderr.strip().splitlines()[0] if done.stderr else "(none)")
     check("not reached" not in done.stdout, "nothing after the failed `use` runs")
+
+    # Without lib.python: Tensor.numpy() says what it needs; lib.torch.onnx and lib.torch.hub, which
+    # use lib.python, name the missing plugin.
+    done = run(splrun, plugin, 'use lib.torch.{Tensor}\nprint Tensor.ones([2]).numpy()\n')
+    check(done.returncode != 0 and "Tensor.numpy() needs lib.python" in done.stderr and
+          "add `use lib.python`" in done.stderr and "libspl_python.so" in done.stderr,
+          "Tensor.numpy() without lib.python loaded: an error that says to `use lib.python`: " +
+          (done.stderr.strip().splitlines() or ["(none)"])[0])
+    with tempfile.TemporaryDirectory() as elsewhere:
+        # splrun looks beside itself (<exe>/../runtime_plugin/python): a copy elsewhere, given only
+        # the torch plugin's folder, finds no libspl_python.so.
+        lone = os.path.join(elsewhere, "bin", "splrun")
+        os.makedirs(os.path.dirname(lone))
+        shutil.copy(splrun, lone)
+        for module in ("onnx", "hub"):
+            done = run(lone, plugin, f'use lib.torch.{module}\nprint "not reached"\n',
+                       {"SIMPLE_SFFI_PATH": os.path.dirname(torch_plugin), "LD_LIBRARY_PATH": ""})  # meson's names it
+            check(done.returncode != 0 and "cannot find plugin libspl_python.so" in done.stderr and
+                  "not reached" not in done.stdout,
+                  f"lib.torch.{module} without libspl_python.so: an error naming it: " +
+                  (done.stderr.strip().splitlines() or ["(none)"])[0])
 
     done = run(splrun, plugin, 'use lib.python.{py_exec}\nprint "a"\npy_exec("print(\'b\')")\nprint "c"\n'
                'py_exec("import sys; sys.stdout.write(\'d\\\\n\')")\nprint "e"\n')

@@ -66,6 +66,70 @@ MAIN = {"__name__": "__main__", "__builtins__": __builtins__}
 BOOM = "def boom(n):\n    return {'k': n}['missing']\n"
 
 
+def bridge_names(values):
+    """Python attributes named like operators (torch.mul, numpy.add, operator.sub), and the
+    operators on NumPy arrays: what bridge_names_spec.spl computes through lib.python."""
+    import operator
+    import numpy
+    import torch
+    values["torch_mul"] = torch.mul(torch.tensor([1.0, -2.0, 3.5]), 2.0).tolist()
+    values["numpy_add"] = numpy.add([1, 2, 3], [10, 20, 30]).tolist()
+    values["operator_sub"] = operator.sub(5, 3)
+    a = numpy.array([[1.0, 2.0], [3.0, 4.0]])
+    b = numpy.array([[0.5, 3.0], [2.0, 4.0]])
+    values["np_ops"] = {"a + b": (a + b).tolist(), "2 * a": (2 * a).tolist(), "a @ b": (a @ b).tolist(),
+                        "1 - a": (1 - a).tolist(), "a / 2": (a / 2).tolist(), "-a": (-a).tolist(),
+                        "a ** 2": (a ** 2).tolist(), "a < b": (a < b).tolist(), "a >= b": (a >= b).tolist(),
+                        "a == b": (a == b).tolist(), "a != b": (a != b).tolist()}
+
+
+# Shared with with_spec.spl (py_exec): a context manager that records what happens to it.
+TRACKED = """import contextlib
+events = []
+
+@contextlib.contextmanager
+def tracked(name):
+    events.append('enter ' + name)
+    try:
+        yield name.upper()
+    except Exception as e:
+        events.append('error seen in ' + name)
+        raise
+    finally:
+        events.append('exit ' + name)
+"""
+
+
+def context_managers(values):
+    """The with statement as Python runs it, for with_spec.spl."""
+    ns = {"__name__": "__main__"}
+    exec(TRACKED, ns)
+    tracked, events = ns["tracked"], ns["events"]
+    with tracked("a") as v:
+        events.append("body " + v)
+        with tracked("b") as w:
+            events.append("body " + w)
+    values["tracked_events"] = list(events)
+    values["tracked_code"] = TRACKED
+
+    def no_context_manager():
+        with object():
+            pass
+    values["no_cm_error"] = error_report(no_context_manager)
+
+
+def tensor_numpy(values):
+    """torch.Tensor.numpy as PyTorch does it: dtypes and errors, for numpy_spec.spl."""
+    import torch
+    dtypes = ["float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool", "complex64",
+              "complex128"]
+    values["numpy_dtypes"] = [(d, str(torch.zeros(2, dtype=getattr(torch, d)).numpy().dtype)) for d in dtypes]
+    values["numpy_bfloat16_error"] = error_report(lambda: torch.zeros(2, dtype=torch.bfloat16).numpy())
+    values["numpy_grad_error"] = error_report(lambda: torch.ones(2, requires_grad=True).numpy())
+    values["numpy_conj_error"] = error_report(lambda: torch.tensor([1 + 2j]).conj().numpy())
+    values["numpy_conj_forced"] = [str(z) for z in torch.tensor([1 + 2j]).conj().numpy(force=True).tolist()]
+
+
 def main():
     values = {}
     values["sqrt2"] = math.sqrt(2.0)
@@ -123,6 +187,10 @@ def main():
     values["type_error"] = error_report(lambda: f(1, 2, 3))
     values["zero_division"] = error_report(lambda: run("1 / 0"))
     values["big_int_repr"] = repr(2 ** 70)
+
+    bridge_names(values)
+    context_managers(values)
+    tensor_numpy(values)
 
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "python_fixtures.spl")
     with open(out, "w") as f:
