@@ -56,14 +56,20 @@ bool ModuleLoader::under_a_root(const std::string& file) const {
 
 std::string ModuleLoader::find_file(const std::vector<std::string>& path, const ModuleObj& from,
                                     std::vector<std::string>* tried) const {
+    return find_module_file(path, from.path, roots_, tried);
+}
+
+std::string find_module_file(const std::vector<std::string>& path, const std::string& importer,
+                             const std::vector<std::string>& roots, std::vector<std::string>* tried) {
+    if (path.empty()) return "";
     std::vector<std::string> bases;
     size_t first = 0;
     if (path[0] == "lib") {
         first = 1;
-        bases = roots_;
+        bases = roots;
     } else {
-        bases.push_back(dir_of(from.path));
-        bases.insert(bases.end(), roots_.begin(), roots_.end());
+        bases.push_back(dir_of(importer));
+        bases.insert(bases.end(), roots.begin(), roots.end());
     }
     if (first >= path.size()) return "";
     std::string rel = join(path, first, "/");

@@ -24,6 +24,13 @@ namespace spl {
 
 class Interpreter;
 
+// The file a `use` path names: `lib.a.b` under each library root in order, any other path
+// beside the importing file first, then under the roots; `a/b.spl`, then `a/b/__init__.spl`.
+// "" when there is none; `tried`, when given, gets each path looked at. (`splrun check` finds
+// the imported modules' sources with it too, without loading them.)
+std::string find_module_file(const std::vector<std::string>& path, const std::string& importer,
+                             const std::vector<std::string>& roots, std::vector<std::string>* tried = nullptr);
+
 class ModuleLoader {
 public:
     ModuleLoader(Interpreter& in, std::vector<std::string> lib_roots);

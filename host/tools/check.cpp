@@ -5,12 +5,13 @@
 
 #include "base/diagnostics.h"
 #include "base/source.h"
+#include "eval/module_loader.h"
 #include "resolve/checks/checks.h"
 #include "syntax/parser.h"
 
 namespace spl {
 
-int run_check(const std::vector<std::string>& files) {
+int run_check(const std::vector<std::string>& files, const std::vector<std::string>& lib_roots) {
     SourceManager sources;
     int status = 0;
     for (const std::string& path : files) {
@@ -22,7 +23,11 @@ int run_check(const std::vector<std::string>& files) {
         }
         try {
             std::unique_ptr<ast::Module> m = parse_module(*file);
-            for (const Finding& f : check_module(*m))
+            CalleeTypes callees([&](const std::vector<std::string>& use_path, const std::string& importer) {
+                return find_module_file(use_path, importer, lib_roots);
+            });
+            callees.read_imports(*m);
+            for (const Finding& f : check_module(*m, callees))
                 std::printf("%s: warning: %s\n", f.loc.str().c_str(), f.message.c_str());
         } catch (const ProgramError& e) {
             std::fflush(stdout);

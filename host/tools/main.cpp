@@ -196,7 +196,9 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "splrun check: no files given\n%s", kUsage);
             return 2;
         }
-        return finish(spl::run_check(std::vector<std::string>(argv + i + 1, argv + argc)));
+        // the library roots a run of these files would use: check reads the modules they import
+        const spl::SearchPaths paths = spl::search_paths(lib_dirs, job.options.simple_runtime_ffi);
+        return finish(spl::run_check(std::vector<std::string>(argv + i + 1, argv + argc), paths.lib_roots));
     }
     if (std::strcmp(argv[i], "doctor") == 0 && i + 1 == argc) {
         job.doctor = true;

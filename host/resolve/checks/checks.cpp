@@ -15,9 +15,9 @@ const std::vector<StaticCheck>& all_checks() {
     return checks;
 }
 
-std::vector<Finding> check_module(const ast::Module& m) {
+std::vector<Finding> check_module(const ast::Module& m, const CalleeTypes& callees) {
     std::vector<Finding> out;
-    for (const StaticCheck& c : all_checks()) c.run(m, out);
+    for (const StaticCheck& c : all_checks()) c.run(m, callees, out);
     std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
         return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
     });

@@ -29,12 +29,13 @@ T join(T a, T b) {
     return a == b ? a : T::Unknown;
 }
 
-T declared(const TypeRef& t) {
-    if (!t.tree || t.tree->kind != TypeExpr::Kind::Named || t.tree->generic) return T::Unknown;
-    if (find_int_type(t.tree->name)) return T::Int;
-    if (find_float_type(t.tree->name)) return T::Float;
+T declared(const TypeExpr* t) {
+    if (!t || t->kind != TypeExpr::Kind::Named || t->generic) return T::Unknown;
+    if (find_int_type(t->name)) return T::Int;
+    if (find_float_type(t->name)) return T::Float;
     return T::Unknown;
 }
+T declared(const TypeRef& t) { return declared(t.tree.get()); }
 
 bool is_arithmetic(BinOp op) {
     return op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div || op == BinOp::Mod ||
@@ -65,7 +66,7 @@ constexpr Flow kFloat{Flow::Float, nullptr, false};
 
 class Analyzer {
 public:
-    explicit Analyzer(const Module& m) : m_(m) {}
+    Analyzer(const Module& m, const CalleeTypes* callees) : m_(m), callees_(callees) {}
 
     std::vector<DivisionSite> run() {
         constexpr int kMaxRounds = 32; // each round raises some name's type; a program needs a few
@@ -142,6 +143,17 @@ private:
                 found = p.get();
             }
         return found;
+    }
+    // The declarations of an imported function or class a call names (callee_types.h).
+    const std::vector<const FnProto*>* imported_callee(const Expr& callee) const {
+        if (!callees_ || callee.kind != ExprKind::Name) return nullptr;
+        return callees_->find(lookup(static_cast<const Name&>(callee).name));
+    }
+    // ... or a function or class of an imported module a method call names (`lr_scheduler.LambdaLR(...)`).
+    const std::vector<const FnProto*>* imported_member(const MethodCall& m) const {
+        if (!callees_ || m.object->kind != ExprKind::Name) return nullptr;
+        const void* key = lookup(static_cast<const Name&>(*m.object).name);
+        return key ? callees_->find_member(key, m.name) : nullptr;
     }
     bool is_self(const Expr& e) const {
         return cls_ && e.kind == ExprKind::Name && static_cast<const Name&>(e).name == "self" && lookup("self") == cls_;
@@ -237,10 +249,21 @@ private:
     }
 
     void visit_args(const std::vector<ExprPtr>& args, const std::vector<std::string>& names, bool spreads,
-                    const FnProto* callee) {
+                    const FnProto* callee, const std::vector<const FnProto*>* imported = nullptr) {
+        size_t positional = 0; // positional arguments before args[i]
         for (size_t i = 0; i < args.size(); ++i) {
             const std::string name = i < names.size() ? names[i] : "";
+            // A lambda given to an imported parameter declared `fn(i64) -> f64`: its parameters
+            // and value have those types.
+            if (imported && !spreads && args[i]->kind == ExprKind::Lambda) {
+                if (const TypeExpr* fn_type = CalleeTypes::function_param(*imported, positional, name)) {
+                    positional += name.empty();
+                    walk_fn(*static_cast<const Lambda&>(*args[i]).proto, cls_, fn_type);
+                    continue;
+                }
+            }
             visit(*args[i], spreads ? kNone : param_flow(callee, i, name));
+            positional += name.empty();
         }
     }
 
@@ -279,12 +302,12 @@ private:
                 }
                 return;
             }
-            return visit_args(c.args, c.arg_names, c.spreads, callee_proto(*c.callee));
+            return visit_args(c.args, c.arg_names, c.spreads, callee_proto(*c.callee), imported_callee(*c.callee));
         }
         case ExprKind::MethodCall: {
             const auto& m = static_cast<const MethodCall&>(e);
             visit(*m.object, kNone);
-            return visit_args(m.args, m.arg_names, m.spreads, self_method(m));
+            return visit_args(m.args, m.arg_names, m.spreads, self_method(m), imported_member(m));
         }
         case ExprKind::Member: return visit(*static_cast<const Member&>(e).object, kNone);
         case ExprKind::Index: {
@@ -395,15 +418,22 @@ private:
         scopes_.pop_back();
     }
 
-    void walk_fn(const FnProto& p, const ClassDecl* cls) {
+    // `fn_type`: a lambda's type as the callee declares its parameter (`fn(i64) -> f64`), which
+    // gives the parameters written without a type theirs, and its value a result type.
+    void walk_fn(const FnProto& p, const ClassDecl* cls, const TypeExpr* fn_type = nullptr) {
         const ClassDecl* saved_cls = cls_;
         const T saved_result = result_;
+        if (fn_type &&
+            (fn_type->args.size() != p.params.size() ||
+             std::any_of(p.params.begin(), p.params.end(), [](const Param& q) { return q.rest != Param::Rest::None; })))
+            fn_type = nullptr; // not one parameter for each of the type's
         cls_ = cls;
-        result_ = p.is_lambda ? T::Unknown : declared(p.return_type);
+        result_ = !p.is_lambda ? declared(p.return_type) : fn_type ? declared(fn_type->result.get()) : T::Unknown;
         scopes_.emplace_back();
         if (cls && p.is_method && !p.is_static) bind(cls, "self", T::Unknown);
-        for (const Param& param : p.params) {
-            const T t = declared(param.type);
+        for (size_t k = 0; k < p.params.size(); ++k) {
+            const Param& param = p.params[k];
+            const T t = fn_type && param.type.empty() ? declared(fn_type->args[k].get()) : declared(param.type);
             if (param.default_value) visit(*param.default_value, t == T::Float ? kFloat : kNone);
             bind(&param, param.name, param.rest == Param::Rest::None ? t : T::Unknown);
         }
@@ -542,6 +572,7 @@ private:
     }
 
     const Module& m_;
+    const CalleeTypes* callees_; // imported functions' declarations; null: none known
     std::vector<std::unordered_map<std::string, const void*>> scopes_;
     std::unordered_map<const void*, T> vars_;                   // each binding's type, as the last round found it
     std::unordered_map<const void*, T> next_;                   // the same, being found by this round
@@ -554,7 +585,9 @@ private:
 
 } // namespace
 
-std::vector<DivisionSite> find_float_divisions(const Module& m) { return Analyzer(m).run(); }
+std::vector<DivisionSite> find_float_divisions(const Module& m, const CalleeTypes* callees) {
+    return Analyzer(m, callees).run();
+}
 
 std::string int_division_warning(const Binary& div, const std::optional<std::string>& values) {
     // `(s + 1) as f64`: `as` binds tighter than `/`, the parentheses are for the reader.
@@ -565,8 +598,8 @@ std::string int_division_warning(const Binary& div, const std::optional<std::str
            " for a float result, or " + receiver + ".fdiv(" + expr_text(*div.rhs) + ") for floor division";
 }
 
-void check_int_division(const Module& m, std::vector<Finding>& out) {
-    for (const DivisionSite& s : find_float_divisions(m))
+void check_int_division(const Module& m, const CalleeTypes& callees, std::vector<Finding>& out) {
+    for (const DivisionSite& s : find_float_divisions(m, &callees))
         if (s.flow == DivisionSite::Flow::Float && s.proven_int)
             out.push_back(Finding{s.div->loc, int_division_warning(*s.div, std::nullopt)});
 }

@@ -18,13 +18,15 @@
 // function of the module whose parameter is declared f64. Types come from the text alone:
 // literals, names bound only to values of one type (`val`, a `var` and all its assignments,
 // declared types, for-loop variables over ranges), `len(...)`, declared parameter, field and
-// result types, `as T`.
+// result types, `as T`; for `splrun check`, a lambda's parameters and value from the function
+// type an imported callee declares for it (callee_types.h).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "resolve/checks/callee_types.h"
 #include "resolve/checks/checks.h"
 #include "syntax/ast.h"
 
@@ -42,14 +44,16 @@ struct DivisionSite {
     bool proven_int = false; // both operands are i64 by the text alone
 };
 
-// The divisions of a module whose result may meet a float, in source order.
-std::vector<DivisionSite> find_float_divisions(const ast::Module& m);
+// The divisions of a module whose result may meet a float, in source order. With `callees`
+// (`splrun check`), a lambda passed to an imported function takes the types its parameter
+// declares (`fn(i64) -> f64`).
+std::vector<DivisionSite> find_float_divisions(const ast::Module& m, const CalleeTypes* callees = nullptr);
 
 // The warning for `div` (after "warning: "): what truncates and the two ways to write it. With
 // `values` (a run: "0 here (1 / 10)") it says what the division gave.
 std::string int_division_warning(const ast::Binary& div, const std::optional<std::string>& values);
 
 // `splrun check`'s entry: each division with two proven i64 operands in a float context.
-void check_int_division(const ast::Module& m, std::vector<Finding>& out);
+void check_int_division(const ast::Module& m, const CalleeTypes& callees, std::vector<Finding>& out);
 
 } // namespace spl
