@@ -18,6 +18,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_examples import check_all  # noqa: E402  (one runner for both checkers)
+
 # Every number either side prints: an f64 as Python's repr and splrun's shortest round-trip text.
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:inf|nan|\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])")
 
@@ -68,21 +71,6 @@ def compare(python_out, simple_out, epochs):
         numbers = [float(n) for n in NUMBER.findall(line)]
         require(len(numbers) > 2 and all(math.isfinite(n) for n in numbers), f"not finite numbers in the line {line!r}")
     return f"{len(want)} lines equal, {epochs} epochs"
-
-
-def check_all(names, check_one, say=print):
-    failed = 0
-    for name in names:
-        try:
-            done = check_one(name)
-            say(f"ok   {name}: {done}")
-        except AssertionError as e:
-            failed += 1
-            say(f"FAIL {name}: {e}")
-        except Exception as e:  # a timeout, a missing file: this program fails, the other runs
-            failed += 1
-            say(f"FAIL {name}: {type(e).__name__}: {e}")
-    return failed
 
 
 OK = ("1437 training images\nNet(\n  (fc): Linear(in_features=4, out_features=2, bias=True)\n)\n"
