@@ -3,10 +3,10 @@
 #pragma once
 
 #include "spl_plugin.h"
-#include "plugin_export.h"
+#include "abi/plugin_export.h"
 #include "core/abi_args.h"
-#include "core/boxed_args.h"
-#include "core/error_guard.h"
+#include "abi/boxed_args.h"
+#include "abi/error_guard.h"
 #include "core/results.h"
 
 #include <limits>

@@ -2,7 +2,7 @@
 // crosses the plugin's ABI: the typed C type it is carried in and its word layout
 // (spl_plugin.h: "typed", "The word convention"). The one table of these facts outside the
 // generator's schema-type table (codegen/api/type_table.cpp), read by the generator's word
-// layout, SPL_EXTRA (extras/extra_function.h), the word adapters (word/word_call.cpp) and
+// layout, SPL_EXTRA (abi/extra_registration.h), the word adapters (word/word_call.cpp) and
 // hosts (splrun's typed calls), none of which compares type texts of its own.
 // Plain C++17, no LibTorch: hosts include it as they include spl_plugin.h.
 #pragma once
@@ -21,6 +21,7 @@ enum class Carrier : unsigned char {
     I64Array,  // SplI64Array
     F64Array,  // SplF64Array
     BoolArray, // SplBoolArray
+    TextArray, // SplTextArray
     List,      // SplValue holding an array: other lists and tuples
 };
 
@@ -53,13 +54,14 @@ inline constexpr Row kAny{"any", Carrier::Value, Word::Tagged, 'V', 2, false};
 inline constexpr Row kI64List{"[i64]", Carrier::I64Array, Word::List, 'L', 1, false};
 inline constexpr Row kF64List{"[f64]", Carrier::F64Array, Word::List, 'L', 1, false};
 inline constexpr Row kBoolList{"[bool]", Carrier::BoolArray, Word::List, 'L', 1, false};
-// Matched by shape: any other list or tuple (`[text]`, `(i64, f64)`, `[i64]?`), and any other
+inline constexpr Row kTextList{"[text]", Carrier::TextArray, Word::List, 'L', 1, false};
+// Matched by shape: any other list or tuple (`[[i64]]`, `(i64, f64)`, `[i64]?`), and any other
 // optional (`i64?`, `f64?`, `any?`).
 inline constexpr Row kOtherList{"", Carrier::List, Word::List, 'L', 1, false};
 inline constexpr Row kOptional{"", Carrier::Value, Word::Tagged, 'V', 2, false};
 
-inline constexpr const Row* kNamed[] = {&kI64, &kF64,     &kBool,    &kText,    &kOptText,
-                                        &kAny, &kI64List, &kF64List, &kBoolList};
+inline constexpr const Row* kNamed[] = {&kI64, &kF64,     &kBool,    &kText,     &kOptText,
+                                        &kAny, &kI64List, &kF64List, &kBoolList, &kTextList};
 
 // The row of a canonical type text, or nullptr for a type no signature may name.
 constexpr const Row* find(std::string_view text) {

@@ -26,7 +26,7 @@ OutputFile emit_registry(const api::BoundSet& set) {
     std::ostringstream out;
     out << banner(*set.ir, "//");
     out << "// The registration table: one SplFunction per entry point, sorted by name.\n";
-    out << "#include \"generated_support.h\"\n#include \"spl_torch_ops.h\"\n#include \"word/word_call.h\"\n\n";
+    out << "#include \"generated_support.h\"\n#include \"spl_torch_ops.h\"\n#include \"abi/word_call.h\"\n\n";
     for (const auto& b : set.bound)
         out << "SplStatus spl_boxed_" << b.entry_point << "(const SplValue*, int32_t, SplValue*);\n";
     out << "extern \"C\" {\n";
@@ -60,7 +60,7 @@ OutputFile emit_registry(const api::BoundSet& set) {
     out << "\nextern const SplFunction* const spl_torch_generated_functions[] = {\n";
     for (const auto& b : set.bound) out << "    &" << api::registry_entry_name(b.entry_point) << ",\n";
     out << "};\n";
-    out << "\n// The word adapters (spl_plugin.h, \"The word convention\"; word/word_call.h).\n";
+    out << "\n// The word adapters (spl_plugin.h, \"The word convention\"; abi/word_call.h).\n";
     for (const auto& b : set.bound)
         out << "int64_t " << api::word_symbol(b.entry_point) << "(SPL_WORD_PARAMS) { return SPL_WORD_CALL("
             << api::registry_entry_name(b.entry_point) << "); }\n";

@@ -5,7 +5,7 @@
 
 #include "spl_plugin.h"
 #include "core/enum_names.h"
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 #include "core/handle_table.h"
 #include "core/libtorch_compat.h"
 

@@ -1,7 +1,7 @@
 // LibTorch's CUDA part (libtorch_cuda.so and the NVIDIA libraries it needs),
 // loaded by the plugin itself when it can be used, instead of by the linker.
 //
-// Loading them costs about 0.1 s and 50 MB on every start, and without an
+// Loading them costs start-up time and memory on every start, and without an
 // NVIDIA driver they can never run anything. So the plugin links libtorch_cpu
 // only, and when it is loaded (a static initialiser, before anything can ask
 // LibTorch for its CUDA hooks, whose first answer LibTorch keeps forever) it

@@ -1,7 +1,7 @@
 // PyTorch's names for dtypes, layouts, memory formats and devices, both ways.
 #include "core/enum_names.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 
 #include <array>
 #include <cctype>
@@ -182,8 +182,8 @@ const char* qscheme_name(c10::QScheme scheme) {
 c10::Device parse_device(std::string_view name) {
     try {
         return c10::Device(std::string(name));
-    } catch (const c10::Error& e) {
-        throw SplError(e.what_without_backtrace());
+    } catch (const c10::Error&) {
+        throw SplError(current_exception_text());
     }
 }
 

@@ -1,7 +1,7 @@
 // The handle table: generation-checked tensor handles, the plugin's only global state.
 #include "core/handle_table.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 
 #include <string>
 

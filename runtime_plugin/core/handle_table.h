@@ -10,7 +10,7 @@
 // the caller's program.
 #pragma once
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>

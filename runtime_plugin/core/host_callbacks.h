@@ -1,9 +1,9 @@
 // Calling back into the host (spl_plugin.h, "Host callbacks"): a host callable held by the
-// plugin and the thread rule (core/host_callable.h, shared with libspl_python), and what only
+// plugin and the thread rule (abi/host_callable.h, shared with libspl_python), and what only
 // the torch plugin needs: LibTorch's engine kept on the host's thread.
 #pragma once
 
-#include "core/host_callable.h"
+#include "abi/host_callable.h"
 
 namespace spl {
 

@@ -1,9 +1,9 @@
 // ATen results -> typed-ABI results; the boxed values themselves, their arena and the typed
-// ABI -> boxed conversions are ATen-free, in core/boxed_values.h.
+// ABI -> boxed conversions are ATen-free, in abi/boxed_values.h.
 #pragma once
 
 #include "spl_plugin.h"
-#include "core/boxed_values.h"
+#include "abi/boxed_values.h"
 #include "core/enum_names.h"
 #include "core/handle_table.h"
 #include "core/libtorch_compat.h"

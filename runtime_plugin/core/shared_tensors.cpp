@@ -1,7 +1,7 @@
 // spl_torch_share_api (spl_torch_share.h): tensors lent to another plugin of the process.
 #include "spl_torch_share.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 #include "core/handle_table.h"
 #include "core/libtorch_compat.h"
 #include "core/loaded_version.h"
@@ -9,27 +9,24 @@
 #include <ATen/DLConvertor.h>
 #include <ATen/core/Tensor.h>
 
-#include <exception>
 #include <string>
 
 namespace {
 
-thread_local std::string share_error;
-
-// Runs `body`; NULL, or the message of what it threw (kept until the thread's next call).
+// Runs `body`; NULL, or the message of what it threw, worded by the plugin's one translator and
+// kept as the thread's last error (until its next failure). The pending flag is left alone: the
+// share table answers through its result, and a share call made inside another entry point's call
+// (through a host callable) must not fail that call.
 template <class Body>
 const char* shared(Body&& body) noexcept {
     try {
         body();
         return nullptr;
-    } catch (const c10::Error& e) {
-        share_error = e.what_without_backtrace();
-    } catch (const std::exception& e) {
-        share_error = e.what();
     } catch (...) {
-        share_error = "unknown error";
+        std::string& message = spl::thread_error_message();
+        message = spl::current_exception_text();
+        return message.c_str();
     }
-    return share_error.c_str();
 }
 
 const char* libtorch_path(const char** path) {

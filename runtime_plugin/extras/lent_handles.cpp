@@ -1,6 +1,6 @@
 #include "extras/lent_handles.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 
 namespace spl {
 

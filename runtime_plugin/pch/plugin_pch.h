@@ -1,3 +1,3 @@
-// Precompiled header of the plugin: ATen's core headers cost ~3 s per
-// translation unit to parse, paid once here instead of once per shard.
+// Precompiled header of the plugin: ATen's core headers are slow to parse,
+// paid once here instead of once per shard.
 #include "generated_support.h"

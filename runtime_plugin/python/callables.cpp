@@ -3,10 +3,10 @@
 // RuntimeError) and its deallocation (the host callable released at the next entry point).
 #include "python/callables.h"
 
-#include "core/boxed_values.h"
-#include "core/error_guard.h"
-#include "core/host_callable.h"
-#include "extras/extra_registration.h"
+#include "abi/boxed_values.h"
+#include "abi/error_guard.h"
+#include "abi/host_callable.h"
+#include "abi/extra_registration.h"
 #include "python/convert.h"
 #include "python/objects.h"
 #include "python/thread_handoff.h"
@@ -156,13 +156,11 @@ PyObject* call_here(PyObject* self, PyObject* args, PyObject* kwargs) {
         Py_INCREF(out);
         table.release(result.as.i);
         return out;
-    } catch (const PythonError& e) {
-        // A Python exception while converting the arguments: Python's own, still described by
-        // its text only (raise_python_error cleared it), so raised again as a RuntimeError.
-        PyErr_SetString(PyExc_RuntimeError, e.what());
-    } catch (const std::exception& e) {
-        // The Simple error (its message, traceback included) or the plugin's own.
-        PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (...) {
+        // A Python exception while converting the arguments (Python's own, described by its text
+        // only: raise_python_error cleared it), the Simple error (its message, traceback
+        // included) or the plugin's own: raised in Python as a RuntimeError.
+        PyErr_SetString(PyExc_RuntimeError, current_exception_text().c_str());
     }
     return nullptr;
 }

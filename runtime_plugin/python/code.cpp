@@ -3,8 +3,8 @@
 #include "python/convert.h"
 #include "python/objects.h"
 
-#include "core/error_guard.h"
-#include "extras/extra_registration.h"
+#include "abi/error_guard.h"
+#include "abi/extra_registration.h"
 
 namespace spl::python {
 namespace {

@@ -3,9 +3,9 @@
 // rt_python_kind.
 #include "python/convert.h"
 
-#include "core/boxed_values.h"
-#include "core/error_guard.h"
-#include "extras/extra_registration.h"
+#include "abi/boxed_values.h"
+#include "abi/error_guard.h"
+#include "abi/extra_registration.h"
 #include "python/callables.h"
 #include "python/objects.h"
 #include "python/tensors.h"

@@ -1,9 +1,9 @@
 // Python exceptions as messages (traceback.format_exception's text), and this plugin's
-// record_current_exception (core/error_guard.h): the torch plugin's knows c10::Error, this one
+// library_exception_text (abi/error_guard.h): the torch plugin's knows c10::Error, this one
 // knows nothing of LibTorch.
 #include "python/errors.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 
 namespace spl::python {
 namespace {
@@ -55,18 +55,7 @@ void raise_python_error() {
 
 namespace spl {
 
-void record_current_exception(const char* function) noexcept {
-    t_error_pending = true;
-    std::string& message = thread_error_message();
-    try {
-        throw;
-    } catch (const SplError& e) {
-        message = function ? std::string(function) + ": " + e.what() : e.what();
-    } catch (const std::exception& e) {
-        message = e.what(); // Python's own report, or why Python is unavailable
-    } catch (...) {
-        message = "unknown C++ exception";
-    }
-}
+// Python's own report (PythonError), or why Python is unavailable.
+std::string library_exception_text(const std::exception& e) noexcept { return e.what(); }
 
 } // namespace spl

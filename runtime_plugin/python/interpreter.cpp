@@ -4,7 +4,7 @@
 // after start-up and taken again by each entry point (Gil).
 #include "python/interpreter.h"
 
-#include "core/boxed_values.h"
+#include "abi/boxed_values.h"
 #include "python/callables.h"
 #include "python/errors.h"
 #include "python/keyboard_interrupt.h"

@@ -24,7 +24,7 @@ std::string python_executable();
 // Held by every entry point for its whole body, made first: starts Python if needed, releases
 // the Simple functions Python dropped since the last call (callables.h), flushes
 // the host's C stdio (so that what Python prints comes after what the program printed before),
-// starts the call's results afresh (core/boxed_values.h: they live until the thread's next call),
+// starts the call's results afresh (abi/boxed_values.h: they live until the thread's next call),
 // takes the GIL and runs the Simple calls Python threads handed over (thread_handoff.h). One per entry point; the
 // plugin never holds the GIL between calls.
 class Gil {

@@ -2,9 +2,9 @@
 #include "python/convert.h"
 #include "python/objects.h"
 
-#include "core/boxed_values.h"
-#include "core/error_guard.h"
-#include "extras/extra_registration.h"
+#include "abi/boxed_values.h"
+#include "abi/error_guard.h"
+#include "abi/extra_registration.h"
 
 extern "C" {
 

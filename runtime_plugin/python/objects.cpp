@@ -1,9 +1,9 @@
 // The PyObject handle table (objects.h) and the entry points of a handle's lifetime.
 #include "python/objects.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 #include "python/errors.h"
-#include "extras/extra_registration.h"
+#include "abi/extra_registration.h"
 
 #include <string>
 

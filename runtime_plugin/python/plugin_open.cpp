@@ -2,10 +2,10 @@
 // registers itself with SPL_EXTRA). Opening the plugin does not start Python: the first call does.
 #include "python/interpreter.h" // Python.h first, as Python asks: PY_VERSION
 
-#include "core/function_table.h"
-#include "core/host_callable.h"
-#include "extras/extras_registry.h"
-#include "plugin_export.h"
+#include "abi/function_table.h"
+#include "abi/host_callable.h"
+#include "abi/extras_registry.h"
+#include "abi/plugin_export.h"
 #include "spl_plugin.h"
 
 #include <stdexcept>

@@ -4,9 +4,9 @@
 // the Python's torch is the plugin's LibTorch before either side sees the other's tensors.
 #include "python/tensors.h"
 
-#include "core/boxed_values.h"
-#include "core/error_guard.h"
-#include "extras/extra_registration.h"
+#include "abi/boxed_values.h"
+#include "abi/error_guard.h"
+#include "abi/extra_registration.h"
 #include "python/convert.h"
 #include "python/objects.h"
 #include "spl_torch_share.h"

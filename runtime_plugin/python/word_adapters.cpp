@@ -2,9 +2,9 @@
 // Python objects as handles into this plugin's own table, and the word lists live in the torch
 // plugin's. Every SPL_EXTRA still gets its `spl_w_` adapter (the ABI says SplFunction.word is
 // never NULL); each fails with this error.
-#include "word/word_call.h"
+#include "abi/word_call.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 
 #include <string>
 

@@ -1,8 +1,8 @@
 // word_call: the one body of every word adapter, and the convention's state
 // functions (spl_w_result_tag, spl_w_error_pending, spl_w_last_error).
-#include "word/word_call.h"
+#include "abi/word_call.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 #include "core/results.h"
 #include "generated_support.h"
 #include "word/word_list.h"

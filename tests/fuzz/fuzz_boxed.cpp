@@ -1,4 +1,4 @@
-// Fuzzes the boxed calling convention's argument decoder (runtime_plugin/core/boxed_args.cpp,
+// Fuzzes the boxed calling convention's argument decoder (runtime_plugin/abi/boxed_args.cpp,
 // through the generated thunks of the table spl_plugin_open hands out): the input is read as
 // calls, each a function of fuzz_table.h's selection and a tree of SplValue arguments, well-
 // formed or not (NULL text and items, negative lengths, unknown and error tags, wrong kinds,

@@ -3,6 +3,7 @@
 // module (host/eval/module_loader.cpp; `use` statements stay unbound, so their names are unknown).
 // A bad program must be a ProgramError; any other exception, or a crash, is a finding.
 #include "base/diagnostics.h"
+#include "eval/builtins.h"
 #include "eval/site_cache.h"
 #include "resolve/objects.h"
 #include "syntax/parser.h"
@@ -32,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         auto* m = new spl::ModuleObj("fuzz", "fuzz.spl");
         const spl::Value module(m);
         m->ast = spl::parse_module(file);
-        spl::resolve_module(*m, caches);
+        spl::resolve_module(*m, caches, spl::builtin_names());
     } catch (const spl::ProgramError&) {}
     return 0;
 }

@@ -15,7 +15,7 @@
 // LibTorch builds in one process abort in their initialisers.
 #include "extras/extra_function.h"
 #include "extras/io/io_support.h"
-#include "extras/jit/script_module.h"
+#include "extras/io/pt_ivalues.h"
 
 #include "core/libtorch_compat.h"
 #include "core/loaded_version.h"
@@ -55,11 +55,6 @@ public:
 
 Loader& loader_of(int64_t handle) {
     return *HandleTable::instance().object<PackageObject>(handle, "package", PackageObject::kKind)->loader;
-}
-
-std::string error_text(const std::exception& e) {
-    if (const auto* c10_error = dynamic_cast<const c10::Error*>(&e)) return c10_error->what_without_backtrace();
-    return e.what();
 }
 
 // --- the output tree spec (torch.utils._pytree.treespec_dumps, protocol 1) ----------------
@@ -144,8 +139,8 @@ std::vector<at::Tensor> run_checked(Loader& loader, SplI64Array inputs) {
     std::vector<at::Tensor> tensors = spl::tensor_list(inputs, "inputs");
     try {
         return loader.boxed_run(std::move(tensors));
-    } catch (const std::exception& e) {
-        throw SplError("AOTInductor package run failed: " + error_text(e));
+    } catch (const std::exception&) {
+        throw SplError("AOTInductor package run failed: " + current_exception_text());
     }
 }
 #else
@@ -178,8 +173,8 @@ SPL_TORCH_EXPORT int64_t rt_torch_aoti_load(const char* path, const char* model_
                                                     static_cast<c10::DeviceIndex>(device_index));
             return spl::HandleTable::instance().insert_object(
                 std::make_shared<spl::aoti::PackageObject>(std::move(loader)));
-        } catch (const std::exception& e) {
-            throw spl::SplError(spl::aoti::error_text(e) + " (loading " + file + " as an AOTInductor package)");
+        } catch (const std::exception&) {
+            throw spl::SplError(spl::current_exception_text() + " (loading " + file + " as an AOTInductor package)");
         }
 #else
         spl::aoti::unsupported();
@@ -201,7 +196,7 @@ SPL_TORCH_EXPORT SplValue rt_torch_aoti_run(int64_t package, SplI64Array inputs)
 }
 
 // AOTICompiledModel.__call__'s outputs: the flat outputs rebuilt by the output spec, as a
-// lib.torch.save program (lib.torch.jit's value_result).
+// lib.torch.save program (extras/io/pt_ivalues.h).
 SPL_TORCH_EXPORT SplValue rt_torch_aoti_call(int64_t package, SplI64Array inputs) {
     return spl::guarded<SplValue>(__func__, [&]() -> SplValue {
 #if SPL_TORCH_AT_LEAST(2, 8)
@@ -213,7 +208,7 @@ SPL_TORCH_EXPORT SplValue rt_torch_aoti_call(int64_t package, SplI64Array inputs
         const c10::IValue value = spl::aoti::unflatten(nlohmann::json::parse(spec[1]).at(1), out, next, 0);
         TORCH_CHECK(next == out.size(), "the model returned ", out.size(), " tensors; its output spec has ", next,
                     " leaves");
-        return spl::jit::value_result(value, "the package's output");
+        return spl::io::pt::ivalue_result(value, "the package's output");
 #else
         spl::aoti::unsupported();
 #endif
@@ -287,8 +282,8 @@ SPL_TORCH_EXPORT void rt_torch_aoti_load_constants(int64_t package, SplTextArray
         for (size_t i = 0; i < keys.size(); ++i) constants.emplace(keys[i], values[i]);
         try {
             loader.load_constants(constants, /*use_inactive=*/false, check_full_update);
-        } catch (const std::exception& e) {
-            throw spl::SplError("load_constants: " + spl::aoti::error_text(e));
+        } catch (const std::exception&) {
+            throw spl::SplError("load_constants: " + spl::current_exception_text());
         }
 #else
         spl::aoti::unsupported();

@@ -2,7 +2,7 @@
 #include "extras/format/tensor_repr.h"
 
 #include "core/enum_names.h"
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 #include "core/handle_table.h"
 #include "core/results.h"
 #include "extras/extra_function.h"

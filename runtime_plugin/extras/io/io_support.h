@@ -1,4 +1,4 @@
-// What the file-format extras share (extras/io/): `[text]` parameters, reading
+// What the file-format extras share (extras/io/): `[text]` arguments as strings, reading
 // a file (whole, by offset, or through zlib), writing one atomically, the
 // dense CPU bytes of a tensor to save, and the (names, handles) result.
 //
@@ -23,20 +23,7 @@
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "extras/io reads and writes little-endian files by copying bytes: a big-endian host needs swaps");
 
-namespace spl {
-
-// `[text]` parameters (a list of names) for SPL_EXTRA: the ABI's SplTextArray,
-// unboxed by BoxedArgs::text_list. Only the file-format extras take one.
-template <>
-constexpr const char* simple_type_of<SplTextArray>() {
-    return "[text]";
-}
-template <>
-inline SplTextArray unbox_as<SplTextArray>(BoxedArgs& in, int i) {
-    return in.text_list(i);
-}
-
-namespace io {
+namespace spl::io {
 
 // The problem `problem` with the file `path`: "'path': problem".
 [[noreturn]] void fail(const std::string& path, const std::string& problem);
@@ -132,5 +119,4 @@ bool valid_utf8(const std::string& s);
 // made only once every tensor was read (an error leaks none).
 SplValue names_and_handles(const std::vector<std::string>& names, std::vector<at::Tensor> tensors);
 
-} // namespace io
-} // namespace spl
+} // namespace spl::io

@@ -66,8 +66,8 @@ SPL_TORCH_EXPORT void rt_torch_pt_save(const char* path, SplI64Array ops, SplTex
         std::string zip;
         try {
             zip = spl::io::pt::zip_bytes(object.pickle, object.storages);
-        } catch (const c10::Error& e) {
-            fail(file, std::string("cannot write the archive: ") + e.what_without_backtrace());
+        } catch (const c10::Error&) {
+            fail(file, "cannot write the archive: " + spl::current_exception_text());
         }
         spl::io::AtomicWriter out(file);
         out.write(zip);
@@ -88,8 +88,8 @@ SPL_TORCH_EXPORT SplValue rt_torch_pt_load(const char* path, const char* map_loc
         Program p;
         try {
             p = spl::io::pt::load_file(file, *device);
-        } catch (const c10::Error& e) {
-            fail(file, e.what_without_backtrace());
+        } catch (const c10::Error&) {
+            fail(file, spl::current_exception_text());
         }
         return spl::io::pt::program_value(std::move(p));
     });

@@ -5,6 +5,8 @@
 //   pt_archive.cpp       the zip archive: written with LibTorch's PyTorchStreamWriter,
 //                        read with extras/io's zip reader, storages included
 //   pt_unpickler.cpp     data.pkl run as a pickle machine, the object as a program
+//   pt_ivalues.cpp       the program as c10::IValues and back (TorchScript's and AOTInductor's
+//                        values: pt_ivalues.h)
 #pragma once
 
 #include "extras/io/io_support.h"

@@ -15,8 +15,5 @@ namespace spl::jit {
 torch::jit::Module& module_of(int64_t handle);
 // A new handle holding `m`.
 int64_t new_module(torch::jit::Module m);
-// `v` as a lib.torch.save program (serialization.spl's pt_decode reads it); `where` names the
-// value in errors (a type lib.torch has no value for).
-SplValue value_result(const c10::IValue& v, const std::string& where);
 
 } // namespace spl::jit

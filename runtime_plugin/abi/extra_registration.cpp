@@ -1,6 +1,6 @@
 // Builds an extra's SplFunction from the types SPL_EXTRA derived from its C
 // signature, and registers it.
-#include "extras/extra_registration.h"
+#include "abi/extra_registration.h"
 
 namespace spl {
 

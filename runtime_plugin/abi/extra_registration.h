@@ -14,18 +14,18 @@
 // registered signatures.
 //
 // Plain C++17, no LibTorch: a plugin that does not link LibTorch (libspl_python) registers its
-// entry points with it too, and defines spl::word_call (word/word_call.h) itself. libspl_torch's
+// entry points with it too, and defines spl::word_call (abi/word_call.h) itself. libspl_torch's
 // extras include extras/extra_function.h, which adds the whole runtime core.
 #pragma once
 
-#include "core/boxed_args.h"
-#include "core/boxed_values.h"
-#include "core/error_guard.h"
-#include "extras/extras_registry.h"
-#include "plugin_export.h"
+#include "abi/boxed_args.h"
+#include "abi/boxed_values.h"
+#include "abi/error_guard.h"
+#include "abi/extras_registry.h"
+#include "abi/plugin_export.h"
 #include "simple_types.h"
 #include "spl_plugin.h"
-#include "word/word_call.h"
+#include "abi/word_call.h"
 
 #include <array>
 #include <cstddef>
@@ -63,6 +63,8 @@ constexpr const char* simple_type_of() {
         return simple_types::kF64List.text.data();
     else if constexpr (std::is_same_v<T, SplBoolArray>)
         return simple_types::kBoolList.text.data();
+    else if constexpr (std::is_same_v<T, SplTextArray>)
+        return simple_types::kTextList.text.data();
     else
         static_assert(always_false<T>, "no Simple type for this C type");
 }
@@ -85,6 +87,8 @@ T unbox_as(BoxedArgs& in, int i) {
         return in.f64_list(i);
     else if constexpr (std::is_same_v<T, SplBoolArray>)
         return in.bool_list(i);
+    else if constexpr (std::is_same_v<T, SplTextArray>)
+        return in.text_list(i);
     else
         static_assert(always_false<T>, "no boxed form for this parameter type");
 }
@@ -172,7 +176,7 @@ struct Extra<Fn> {
 } // namespace spl
 
 // SPL_EXTRA(fn, "param", ...): registers the typed C function `fn`, with one
-// name per C parameter, and defines its word adapter spl_w_<fn> (word/word_call.h). SPL_EXTRA_RETURNS(fn, "simple
+// name per C parameter, and defines its word adapter spl_w_<fn> (abi/word_call.h). SPL_EXTRA_RETURNS(fn, "simple
 // type", "param", ...) states the Simple return type instead of deriving it, for an SplValue result. (C++17's
 // guaranteed copy elision lets the non-copyable registration be initialised from describe().)
 #define SPL_EXTRA_RETURNS(fn, return_type, ...)                                                                        \

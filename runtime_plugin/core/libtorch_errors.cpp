@@ -1,6 +1,7 @@
-// Turns any exception at the plugin boundary into the calling thread's error message, LibTorch's
-// c10::Error included (the ATen-free error state itself: core/error_state.cpp).
-#include "core/error_guard.h"
+// LibTorch's exceptions as messages (library_exception_text, abi/error_guard.h): c10::Error's text
+// without its backtrace, with the notes a PyTorch user needs (the translation itself and the
+// error state are ATen-free, in abi/error_state.cpp).
+#include "abi/error_guard.h"
 
 #include "core/cuda_libraries.h"
 
@@ -81,24 +82,14 @@ void rename_types(std::string& message) {
 
 } // namespace
 
-void record_current_exception(const char* function) noexcept {
-    t_error_pending = true;
-    std::string& message = thread_error_message();
-    try {
-        throw;
-    } catch (const c10::Error& e) {
-        // LibTorch's message without the C++ backtrace: that is what a Simple
-        // programmer can act on.
-        message = e.what_without_backtrace();
-        explain_missing_cuda(message);
-        python_type_names(message);
-    } catch (const SplError& e) {
-        message = function ? std::string(function) + ": " + e.what() : e.what();
-    } catch (const std::exception& e) {
-        message = e.what();
-    } catch (...) {
-        message = "unknown C++ exception";
-    }
+std::string library_exception_text(const std::exception& e) noexcept {
+    const auto* error = dynamic_cast<const c10::Error*>(&e);
+    if (!error) return e.what();
+    // LibTorch's message without the C++ backtrace: that is what a Simple programmer can act on.
+    std::string message = error->what_without_backtrace();
+    explain_missing_cuda(message);
+    python_type_names(message);
+    return message;
 }
 
 } // namespace spl

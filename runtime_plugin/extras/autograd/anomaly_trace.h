@@ -18,4 +18,4 @@ void with_forward_place(F&& backward);
 
 } // namespace spl
 
-#include "extras/anomaly_trace_impl.h"
+#include "extras/autograd/anomaly_trace_impl.h"

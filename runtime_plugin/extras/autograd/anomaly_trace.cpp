@@ -3,7 +3,7 @@
 // (its seqNr), and the node's backward runs with the same number: the observer asks the host
 // where its program is when the forward operation starts, and remembers, per thread, which
 // node's backward started last.
-#include "extras/anomaly_trace.h"
+#include "extras/autograd/anomaly_trace.h"
 
 #include "core/host_callbacks.h"
 #include "core/libtorch_compat.h"

@@ -1,7 +1,7 @@
 // Unboxes SplValue arguments for the boxed thunks, validating every value a host passes.
-#include "core/boxed_args.h"
+#include "abi/boxed_args.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 
 #include <cstring>
 #include <memory>

@@ -1,10 +1,11 @@
 // with_forward_place, defined where its template is used.
 #pragma once
 
-#include <c10/util/Exception.h>
+#include "abi/error_guard.h"
 
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 namespace spl {
 
@@ -18,14 +19,10 @@ void with_forward_place(F&& backward) {
     const auto quiet = quiet_cpp_forward_stacks();
     try {
         backward();
-    } catch (const c10::Error& e) {
+    } catch (...) {
         const std::string note = forward_place_note();
         if (note.empty()) throw;
-        throw std::runtime_error(std::string(e.what_without_backtrace()) + "\n" + note);
-    } catch (const std::exception& e) {
-        const std::string note = forward_place_note();
-        if (note.empty()) throw;
-        throw std::runtime_error(std::string(e.what()) + "\n" + note);
+        throw std::runtime_error(current_exception_text() + "\n" + note);
     }
 }
 

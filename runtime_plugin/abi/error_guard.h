@@ -25,11 +25,19 @@ public:
 inline thread_local bool t_error_pending = false;
 std::string& thread_error_message() noexcept;
 
-// Records the exception currently being handled. Call only inside a catch.
-// The binding's own errors are prefixed with `function`; LibTorch's
-// messages are passed on as they are.
-// Each plugin defines it (libspl_torch's, core/error_guard.cpp, knows LibTorch's c10::Error);
-// the rest of the error state is ATen-free, in core/error_state.cpp.
+// The one place an exception becomes a message: the text of the exception currently being
+// handled. The binding's own errors are prefixed with `function` (when given); the library's
+// (LibTorch's, Python's) are passed on as library_exception_text words them. Call only inside
+// a catch.
+std::string current_exception_text(const char* function = nullptr) noexcept;
+
+// The message of an exception the plugin's library raised, or of any other std::exception.
+// Each plugin defines it: libspl_torch's knows c10::Error (core/libtorch_errors.cpp),
+// libspl_python's passes Python's report on (python/errors.cpp).
+std::string library_exception_text(const std::exception& e) noexcept;
+
+// Records the exception currently being handled as the thread's error (current_exception_text).
+// Call only inside a catch.
 void record_current_exception(const char* function = nullptr) noexcept;
 
 // Runs `body` for the typed entry point `function`: clears the pending flag,

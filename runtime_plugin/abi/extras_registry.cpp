@@ -1,6 +1,6 @@
 // The registry of hand-written entry points: each SPL_EXTRA adds its function
 // here while the plugin is loaded, so no list names them all.
-#include "extras/extras_registry.h"
+#include "abi/extras_registry.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,5 +1,5 @@
 // Boxed value constructors and the per-thread result arena (no LibTorch).
-#include "core/boxed_values.h"
+#include "abi/boxed_values.h"
 
 #include <cstring>
 

@@ -1,6 +1,6 @@
-#include "core/host_callable.h"
+#include "abi/host_callable.h"
 
-#include "core/error_guard.h"
+#include "abi/error_guard.h"
 
 #include <atomic>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "core/function_table.h"
+#include "abi/function_table.h"
 
 #include <algorithm>
 #include <cstring>
