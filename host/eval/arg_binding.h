@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "syntax/ast.h"
+#include "base/arity.h"
 #include "base/diagnostics.h"
 #include "eval/interpreter.h"
 
@@ -65,29 +66,33 @@ BindError bind_argument_targets(const ArgList& args, size_t nparams, RestParams 
     return BindError::None;
 }
 
-// bind_argument_targets for a call that must bind: its failures raised with the callee's
-// name (`what()`, built only then). The result is cached in `plan` for `callee`: a call site
-// keeps calling the same function, so the names are compared only once.
-template <class NameOf, class What>
+// bind_argument_targets for a call that must bind: its failures raised with what `arity()`
+// says of the callee (base/arity.h; built only then). The result is cached in `plan` for
+// `callee`: a call site keeps calling the same function, so the names are compared only once.
+template <class NameOf, class ArityOf>
 const std::vector<int32_t>& arg_targets(const void* callee, ArgPlan* plan, std::vector<int32_t>& scratch,
-                                        const ArgList& args, size_t nparams, NameOf name_of, SourceLoc loc, What what,
-                                        RestParams rest = {}) {
+                                        const ArgList& args, size_t nparams, NameOf name_of, SourceLoc loc,
+                                        ArityOf arity, RestParams rest = {}) {
     if (plan && plan->callee == callee) return plan->target;
     std::vector<int32_t>& t = plan ? plan->target : scratch;
     int bad = 0;
     switch (bind_argument_targets(args, nparams, rest, name_of, t, bad)) {
     case BindError::None: break;
     case BindError::TooMany: {
-        size_t n = nparams;
-        if (rest.named >= 0) n = static_cast<size_t>(rest.named);
-        runtime_error(loc, what() + " takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") + " but " +
-                               std::to_string(args.count) + " were given");
+        size_t positional = 0;
+        for (int i = 0; i < args.count; ++i) positional += !args.names || (*args.names)[static_cast<size_t>(i)].empty();
+        arity_error(loc, arity(), positional);
     }
-    case BindError::UnknownName:
-        runtime_error(loc, what() + " has no parameter named `" + (*args.names)[static_cast<size_t>(bad)] + "`");
-    case BindError::GivenTwice:
-        runtime_error(loc,
-                      "argument `" + (*args.names)[static_cast<size_t>(bad)] + "` of " + what() + " is given twice");
+    case BindError::UnknownName: {
+        const Arity a = arity();
+        runtime_error(loc, "`" + a.callee + "` has no parameter named `" + (*args.names)[static_cast<size_t>(bad)] +
+                               "`" + a.note);
+    }
+    case BindError::GivenTwice: {
+        const Arity a = arity();
+        runtime_error(loc, "argument `" + (*args.names)[static_cast<size_t>(bad)] + "` of `" + a.callee +
+                               "` is given twice" + a.note);
+    }
     }
     if (plan) plan->callee = callee;
     return t;

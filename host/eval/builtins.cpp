@@ -371,4 +371,13 @@ int find_builtin(std::string_view name) {
     return it == index.end() ? -1 : it->second;
 }
 
+const BuiltinNames& builtin_names() {
+    struct Tables final : BuiltinNames {
+        int function_index(std::string_view name) const override { return find_builtin(name); }
+        int method_id(std::string_view name) const override { return find_builtin_method(name); }
+    };
+    static const Tables tables;
+    return tables;
+}
+
 } // namespace spl

@@ -12,7 +12,10 @@ namespace spl {
 
 // The table, in the order the resolver numbers builtins by.
 const std::vector<BuiltinDef>& builtin_table();
-// find_builtin(name): its index in the table (resolve/builtin_names.h).
+// A name's index in the table, or -1.
+int find_builtin(std::string_view name);
+// The tables' names as the resolver asks for them (find_builtin, find_builtin_method).
+const BuiltinNames& builtin_names();
 
 // Whether `def` takes these arguments: their number, names, and kinds where
 // the builtin declares them (numbers_only). What decides whether a call

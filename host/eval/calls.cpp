@@ -6,6 +6,7 @@
 #include "eval/overloads.h"
 #include "eval/one_call_body.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace spl {
@@ -34,8 +35,7 @@ namespace {
     if (!args.has_names()) {
         // Positional: argument i fills parameter i, defaults fill the rest.
         if (static_cast<size_t>(args.count) > nparams)
-            runtime_error(loc, "`" + d.name + "` takes " + std::to_string(nparams) + " arguments but " +
-                                   std::to_string(args.count) + " were given");
+            arity_error(loc, Arity{d.name, nrequired, nparams}, static_cast<size_t>(args.count));
         for (int i = 0; i < args.count; ++i) by_param[i] = &args.values[i];
         nargs = std::max(static_cast<size_t>(args.count), nrequired);
     } else {
@@ -43,7 +43,9 @@ namespace {
         std::vector<int32_t> scratch;
         const auto& target = arg_targets(
             &ex, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return d.params[i].name; }, loc,
-            [&] { return "`" + d.name + "`"; });
+            [&] {
+                return Arity{d.name, nrequired, nparams};
+            });
         for (int i = 0; i < args.count; ++i) {
             size_t p = static_cast<size_t>(target[static_cast<size_t>(i)]);
             by_param[p] = &args.values[i];
@@ -73,14 +75,12 @@ Value Interpreter::call(const Value& callee, ArgList& args, SourceLoc loc, ArgPl
             const BuiltinDef* def = callee.as<BuiltinObj>()->def;
             if (args.has_names() && !def->named_ok)
                 runtime_error(loc, std::string("`") + def->name + "` does not take named arguments");
-            if (args.count < def->min_args || (def->max_args >= 0 && args.count > def->max_args)) {
-                std::string expected = def->min_args == def->max_args ? std::to_string(def->min_args)
-                                       : def->max_args < 0
-                                           ? "at least " + std::to_string(def->min_args)
-                                           : std::to_string(def->min_args) + " to " + std::to_string(def->max_args);
-                runtime_error(loc, std::string("`") + def->name + "` takes " + expected + " argument" +
-                                       (def->max_args == 1 ? "" : "s") + ", " + std::to_string(args.count) + " given");
-            }
+            if (args.count < def->min_args || (def->max_args >= 0 && args.count > def->max_args))
+                arity_error(loc,
+                            Arity{def->name, static_cast<size_t>(def->min_args),
+                                  def->max_args < 0 ? Arity::kAny : static_cast<size_t>(def->max_args)},
+                            static_cast<size_t>(args.count));
+            if (def->native_call) ++extern_calls;
             return def->fn(*this, args, loc);
         }
         case ObjType::Extern: return call_extern(*this, *callee.as<ExternObj>(), args, plan, loc);
@@ -159,10 +159,6 @@ bool Interpreter::try_call_method(const Value& receiver, const Value& method, co
     if (method.is(ObjType::Function)) {
         fn = method.as<FunctionObj>();
         if (!function_accepts(*fn, borrowed)) return false;
-    } else if (OverloadChoice* e = cached_choice(*method.as<OverloadSetObj>(), borrowed, site)) {
-        if (!e->fn) return false;
-        fn = static_cast<const FunctionObj*>(e->fn);
-        plan = &e->plan;
     } else {
         Chosen c = choose_overload(*method.as<OverloadSetObj>(), borrowed, site, scratch);
         if (!c.fn) return false;
@@ -181,10 +177,6 @@ bool Interpreter::try_call_method(const Value& receiver, const Value& method, co
 
 Value Interpreter::call_overloads(const OverloadSetObj& set, const Value* self, ArgList& args, OverloadSite* site,
                                   SourceLoc loc) {
-    if (OverloadChoice* e = cached_choice(set, args, site)) {
-        if (!e->fn) no_overload_error(*this, set, args, loc);
-        return invoke(static_cast<const FunctionObj*>(e->fn), self, args, &e->plan, loc, true);
-    }
     ArgPlan scratch;
     Chosen c = choose_overload(set, args, site, scratch);
     if (!c.fn) no_overload_error(*this, set, args, loc);
@@ -200,18 +192,9 @@ Value Interpreter::call_or_builtin(const Value& callee, ArgList& args, const Cal
     const BuiltinDef& def = *builtin.as<BuiltinObj>()->def;
     if (callee.is(ObjType::Overloads)) {
         const auto& set = *callee.as<OverloadSetObj>();
-        const FunctionObj* fn = nullptr;
-        ArgPlan* plan = nullptr;
         ArgPlan scratch;
-        if (OverloadChoice* e = cached_choice(set, args, &c.cache->overloads)) {
-            fn = static_cast<const FunctionObj*>(e->fn);
-            plan = &e->plan;
-        } else {
-            Chosen chosen = choose_overload(set, args, &c.cache->overloads, scratch);
-            fn = chosen.fn;
-            plan = chosen.plan;
-        }
-        if (fn) return invoke(fn, nullptr, args, plan, c.loc, true);
+        Chosen chosen = choose_overload(set, args, &c.cache->overloads, scratch);
+        if (chosen.fn) return invoke(chosen.fn, nullptr, args, chosen.plan, c.loc, true);
         if (builtin_accepts(def, args)) return call(builtin, args, c.loc);
         no_overload_error(*this, set, args, c.loc);
     }
@@ -224,15 +207,18 @@ Value Interpreter::call_or_builtin(const Value& callee, ArgList& args, const Cal
 namespace {
 
 [[noreturn, gnu::cold, gnu::noinline]] void too_many_arguments(const FnProto& p, size_t given, SourceLoc loc) {
-    const size_t nparams = p.params.size();
-    runtime_error(loc, "`" + p.qualified_name + "` takes " + std::to_string(nparams) + " argument" +
-                           (nparams == 1 ? "" : "s") + " but " + std::to_string(given) + " were given" +
-                           signature_note(p));
+    arity_error(loc, arity_of(p), given);
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] void missing_argument(const FnProto& p, size_t i, SourceLoc loc) {
-    runtime_error(loc, "missing argument `" + p.params[i].name + "` in the call of `" + p.qualified_name + "`" +
-                           signature_note(p));
+// Every required parameter from `first` on that `given(i)` says no argument filled.
+template <class Given>
+[[noreturn, gnu::cold, gnu::noinline]] void missing_arguments(const FnProto& p, size_t first, Given given,
+                                                              SourceLoc loc) {
+    std::vector<std::string> missing;
+    for (size_t i = first; i < p.params.size(); ++i)
+        if (!given(i) && !p.params[i].default_value && p.params[i].rest == Param::Rest::None)
+            missing.push_back(p.params[i].name);
+    arity_error(loc, arity_of(p), 0, missing);
 }
 
 // Where bind_parameters puts each parameter's value (slot s: self in 0 of a method).
@@ -241,6 +227,7 @@ namespace {
 // them (one_call_body.h); made only for parameters that need no frame (FnProto::plain_params).
 struct FrameSlots {
     static constexpr bool kFrame = true;
+    static constexpr bool kFieldDefaults = false;
     Value* slots;
     void take(size_t s, Value& v) { slots[s] = std::move(v); }
     void refer(size_t s, const Value& v) { slots[s] = v; }
@@ -249,11 +236,18 @@ struct FrameSlots {
 };
 struct SlotView {
     static constexpr bool kFrame = false;
+    static constexpr bool kFieldDefaults = false;
     static constexpr size_t kSlots = 10; // more slots than these: a frame
     const Value* view[kSlots];
     void take(size_t s, Value& v) { view[s] = &v; }
     void refer(size_t s, const Value& v) { view[s] = &v; }
     const Value& get(size_t s) const { return *view[s]; }
+};
+// An instance's fields, bound as a frame's slots (construct()); a default that is not a literal
+// is evaluated detached, in `default_slots` slots of its own: a field's default reads no other.
+struct FieldSlots : FrameSlots {
+    static constexpr bool kFieldDefaults = true;
+    uint32_t default_slots;
 };
 
 } // namespace
@@ -361,7 +355,9 @@ void Interpreter::bind_parameters(const FnProto& p, const Value* self, ArgList& 
         for (size_t i = 0; i < npositional; ++i) out.take(base + i, args.values[i]);
         for (size_t i = npositional; i < nparams; ++i) {
             const ast::Expr* d = p.params[i].default_value.get();
-            if (!d) missing_argument(p, i, loc);
+            if (!d)
+                missing_arguments(
+                    p, i, [](size_t) { return false; }, loc);
             out.refer(base + i, static_cast<const Literal&>(*d).value);
         }
         return;
@@ -375,14 +371,9 @@ void Interpreter::bind_parameters(const FnProto& p, const Value* self, ArgList& 
     } else {
         std::vector<int32_t> scratch;
         const std::vector<int32_t>* target = nullptr;
-        try {
-            target = &arg_targets(
-                &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; }, loc,
-                [&] { return "`" + p.qualified_name + "`"; }, RestParams{p.rest_positional, p.rest_named});
-        } catch (ProgramError& e) {
-            e.message += signature_note(p);
-            throw;
-        }
+        target = &arg_targets(
+            &p, plan, scratch, args, nparams, [&](size_t i) -> const std::string& { return p.params[i].name; }, loc,
+            [&] { return arity_of(p); }, RestParams{p.rest_positional, p.rest_named});
         if constexpr (Out::kFrame) {
             // The variadic parameters start empty: a list of the extra positional arguments,
             // a dict (name: value) of the named ones no parameter takes.
@@ -430,9 +421,17 @@ void Interpreter::bind_parameters(const FnProto& p, const Value* self, ArgList& 
         if (prm.rest == Param::Rest::Named) continue; // values of any type
         bool given = bound_by_target ? given_named.has(i) : i < static_cast<size_t>(args.count);
         if (!given) {
-            if (!prm.default_value) missing_argument(p, i, loc);
+            if (!prm.default_value)
+                missing_arguments(
+                    p, i,
+                    [&](size_t k) {
+                        return bound_by_target ? given_named.has(k) : k < static_cast<size_t>(args.count);
+                    },
+                    loc);
             if (is_literal(*prm.default_value))
                 out.refer(s, static_cast<const Literal&>(*prm.default_value).value);
+            else if constexpr (Out::kFieldDefaults)
+                out.replace(s, eval_detached(*prm.default_value, out.default_slots));
             else if constexpr (Out::kFrame)
                 out.replace(s, eval(*prm.default_value)); // may use the parameters before it
         } else if (check) {
@@ -450,38 +449,14 @@ void Interpreter::bind_parameters(const FnProto& p, const Value* self, ArgList& 
         for (uint32_t s : p.captured_params) out.slots[s] = Value(new CellObj(std::move(out.slots[s])));
 }
 
+// `C(...)` from C's fields: bound as a call's arguments are, to `init`, whose parameters are
+// the fields (ast.h's ClassDecl).
 Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPlan* plan) {
-    const size_t nfields = cls->field_names.size();
     auto* inst = InstanceObj::create(cls);
     Value self(inst);
     inst->dropped = true; // until every field is set: a refused call leaves nothing for `drop` to see
-    GivenSet given(nfields);
-    if (!args.has_names()) {
-        if (static_cast<size_t>(args.count) > nfields)
-            runtime_error(loc, cls->name + "(...) takes " + std::to_string(nfields) + " field" +
-                                   (nfields == 1 ? "" : "s") + " but " + std::to_string(args.count) + " were given");
-        for (int i = 0; i < args.count; ++i) inst->fields[static_cast<size_t>(i)] = std::move(args.values[i]);
-        given.add_first(static_cast<size_t>(args.count));
-    } else {
-        std::vector<int32_t> scratch;
-        const auto& target = arg_targets(
-            cls, plan, scratch, args, nfields, [&](size_t i) -> const std::string& { return cls->field_names[i]; }, loc,
-            [&] { return cls->name + "(...)"; });
-        for (int i = 0; i < args.count; ++i) {
-            size_t t = static_cast<size_t>(target[static_cast<size_t>(i)]);
-            inst->fields[t] = std::move(args.values[i]);
-            given.add(t);
-        }
-    }
-    for (size_t i = 0; i < nfields; ++i) {
-        const FieldDecl& f = cls->decl->fields[i];
-        if (!given.has(i)) {
-            if (!f.default_value) runtime_error(loc, "missing field `" + f.name + "` in " + cls->name + "(...)");
-            inst->fields[i] = eval_detached(*f.default_value, cls->decl->init_slots);
-        }
-        if (f.to_float && inst->fields[i].is_int())
-            inst->fields[i] = Value::number(static_cast<double>(inst->fields[i].as_int()));
-    }
+    FieldSlots fields{{inst->fields.begin()}, cls->decl->init_slots};
+    bind_parameters(cls->decl->init, nullptr, args, plan, loc, true, fields);
     inst->dropped = false;
     return self;
 }
@@ -491,12 +466,21 @@ Value Interpreter::construct_variant(EnumObj* type, uint32_t index, ArgList& arg
     const size_t arity = info.arity();
     std::vector<Value> payload(arity);
     std::vector<int32_t> scratch;
+    auto arity_of_variant = [&] { return Arity{type->name + "." + info.name, arity, arity}; };
     const auto& target = arg_targets(
         type, nullptr, scratch, args, arity, [&](size_t i) -> const std::string& { return info.field_names[i]; }, loc,
-        [&] { return type->name + "." + info.name; });
-    if (static_cast<size_t>(args.count) != arity)
-        runtime_error(loc, type->name + "." + info.name + " takes " + std::to_string(arity) + " value" +
-                               (arity == 1 ? "" : "s") + ", " + std::to_string(args.count) + " given");
+        arity_of_variant);
+    if (static_cast<size_t>(args.count) != arity) {
+        // Fewer: the fields left without a value, when each has a name to give.
+        std::vector<std::string> missing;
+        GivenSet given(arity);
+        for (int i = 0; i < args.count; ++i) given.add(static_cast<size_t>(target[static_cast<size_t>(i)]));
+        for (size_t i = 0; i < arity && static_cast<size_t>(args.count) < arity; ++i)
+            if (!given.has(i)) missing.push_back(info.field_names[i]);
+        bool named = std::none_of(missing.begin(), missing.end(), [](const std::string& n) { return n.empty(); });
+        arity_error(loc, arity_of_variant(), static_cast<size_t>(args.count),
+                    named ? missing : std::vector<std::string>{});
+    }
     for (int i = 0; i < args.count; ++i)
         payload[static_cast<size_t>(target[static_cast<size_t>(i)])] = std::move(args.values[i]);
     if (arity == 0) return type->unit_values[index];
@@ -509,9 +493,9 @@ void Interpreter::create_class(const ClassDecl& d, ModuleObj&) {
     auto* cls = new ClassObj(d.name, &d, this);
     Value v(cls);
     types_.push_back(v);
-    for (size_t i = 0; i < d.fields.size(); ++i) {
-        cls->field_names.push_back(d.fields[i].name);
-        cls->field_slots[d.fields[i].name] = static_cast<int>(i);
+    for (size_t i = 0; i < d.init.params.size(); ++i) {
+        cls->field_names.push_back(d.init.params[i].name);
+        cls->field_slots[d.init.params[i].name] = static_cast<int>(i);
     }
     for (const auto& m : d.methods) cls->add_method(m->name, make_function(*m, cls), m->is_static);
     *d.global = std::move(v);

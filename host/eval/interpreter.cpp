@@ -18,16 +18,6 @@ namespace {
 constexpr size_t kStackSlots = size_t(1) << 18; // 4 MiB of Values
 } // namespace
 
-const char* op_method_name(Op op) {
-    static const char* const names[] = {
-        "add",  "sub",  "mul",  "div",      "mod",      "pow",       "matmul", "radd", "rsub",
-        "rmul", "rdiv", "rmod", "rpow",     "rmatmul",  "eq",        "ne",     "lt",   "le",
-        "gt",   "ge",   "neg",  "get_item", "set_item", "to_string", "iter",   "next",
-    };
-    static_assert(sizeof names / sizeof *names == static_cast<size_t>(Op::Count), "one name per Op");
-    return names[static_cast<size_t>(op)];
-}
-
 Interpreter::Interpreter(HostOptions options)
     : options_(std::move(options)), host_callbacks_(HostCallbacks::create(*this)),
       plugins_(std::make_unique<PluginLoader>(options_.plugin_dirs, host_callbacks_.table())),
@@ -59,8 +49,6 @@ Interpreter::~Interpreter() {
     builtins_.clear();
     modules_.reset();
 }
-
-PluginCaller& plugin_caller(Interpreter& in) { return in; }
 
 std::string Interpreter::program_location() const {
     for (const CallFrame* f = frame_; f; f = f->caller)

@@ -84,7 +84,7 @@ struct HostOptions {
     bool fast_paths = true;
 };
 
-class Interpreter final : public DropRunner, public PluginCaller, public CacheAllocator, public CallableRunner {
+class Interpreter final : public DropRunner, public PluginCaller, public CacheAllocator {
 public:
     explicit Interpreter(HostOptions options);
     ~Interpreter();
@@ -129,9 +129,8 @@ public:
     // object by its `format(spec)` method, else its text padded/truncated.
     std::string format_with(const Value& v, const FormatSpec& spec, SourceLoc loc);
     std::string type_name(const Value& v) const override;
-    // CallableRunner: a Simple callable run for a plugin (host_callbacks.h).
+    // PluginCaller: a Simple callable run for a plugin (host_callbacks.h).
     Value run_callable(const Value& fn, std::vector<Value>& args) override;
-    std::string callable_type_name(const Value& v) const override { return type_name(v); }
     Value make_some(Value v);
     Value make_ok(Value v);
     Value make_err(Value v);
@@ -243,8 +242,9 @@ private:
     // `types_checked`: overload resolution has matched the arguments' types already.
     Value invoke(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
                  bool types_checked = false);
-    // invoke's parts: the one binding of a call's arguments to parameters (into a frame's slots
-    // or, for a one-call body, a view of where the values are), and the body walked in a frame.
+    // invoke's parts: the one binding of a call's arguments to parameters (into a frame's slots,
+    // an instance's fields for construct(), or, for a one-call body, a view of where the values
+    // are), and the body walked in a frame.
     template <class Out>
     void bind_parameters(const ast::FnProto& p, const Value* self, ArgList& args, ArgPlan* plan, SourceLoc loc,
                          bool types_checked, Out& out);

@@ -2,6 +2,8 @@
 #include "eval/methods.h"
 #include "eval/ranges.h"
 
+#include "base/arity.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -55,9 +57,8 @@ struct Ctx {
     [[noreturn]] void fail(const std::string& msg) const { runtime_error(loc, msg); }
     void arity(int lo, int hi) const {
         if (args.count < lo || args.count > hi)
-            fail("`" + name + "` takes " +
-                 (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) + " argument" +
-                 (hi == 1 ? "" : "s") + ", " + std::to_string(args.count) + " given");
+            arity_error(loc, Arity{name, static_cast<size_t>(lo), static_cast<size_t>(hi)},
+                        static_cast<size_t>(args.count));
     }
     void arity(int n) const { arity(n, n); }
     const Value& arg(int i) const { return args.values[i]; }

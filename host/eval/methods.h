@@ -10,8 +10,9 @@
 
 namespace spl {
 
-// find_builtin_method(name): a method name's id (resolve/builtin_names.h), which the
-// resolver stores at each call site.
+// A method name's id, which the resolver stores at each call site (resolve/builtin_names.h);
+// -1 when no built-in type has a method of that name.
+int find_builtin_method(std::string_view name);
 
 Value call_builtin_method(Interpreter& in, const Value& receiver, int id, const std::string& name, ArgList& args,
                           SourceLoc loc);

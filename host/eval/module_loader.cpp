@@ -191,7 +191,7 @@ Value ModuleLoader::load_file(const std::string& file, const std::string& name) 
     loading_.push_back(name);
     try {
         bind_uses(*m);
-        resolve_module(*m, in_);
+        resolve_module(*m, in_, builtin_names());
         in_.execute_module(*m);
     } catch (...) {
         loading_.pop_back();

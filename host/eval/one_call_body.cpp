@@ -198,7 +198,7 @@ std::shared_ptr<const OneCallBody> plan_one_call_body(const ast::FnProto& p) {
     }
     auto* inst = InstanceObj::create(cls);
     result = Value(inst);
-    if (cls->decl->fields[0].to_float && r.is_int()) r = Value::number(static_cast<double>(r.as_int()));
+    if (cls->decl->init.params[0].to_float && r.is_int()) r = Value::number(static_cast<double>(r.as_int()));
     inst->fields[0] = std::move(r);
     return true;
 }

@@ -24,17 +24,6 @@ namespace spl {
 
 using ast::BinOp;
 
-const char* op_dunder_name(Op op) {
-    static const char* const names[] = {
-        "__add__",  "__sub__",  "__mul__",  "__truediv__",  "__mod__",  "__pow__",  "__matmul__",
-        "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rmod__", "__rpow__", "__rmatmul__",
-        "__eq__",   "__ne__",   "__lt__",   "__le__",       "__gt__",   "__ge__",   "__neg__",
-        nullptr,    nullptr,    nullptr,    nullptr,        nullptr, // get_item ... next: one name each
-    };
-    static_assert(sizeof names / sizeof *names == static_cast<size_t>(Op::Count), "one entry per Op");
-    return names[static_cast<size_t>(op)];
-}
-
 namespace {
 
 // The methods that would serve an operator, for its error: "`add` or `radd`, or Python's

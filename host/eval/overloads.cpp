@@ -3,6 +3,7 @@
 
 #include "eval/arg_binding.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace spl {
@@ -83,7 +84,7 @@ bool recheck_holds(const OverloadChoice& e, const ArgList& args) {
     return true;
 }
 
-Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, OverloadSite* site, ArgPlan& scratch) {
+Chosen match_overload(const OverloadSetObj& set, const ArgList& args, OverloadSite* site, ArgPlan& scratch) {
     const size_t n = static_cast<size_t>(args.count);
     uintptr_t inline_kinds[8];
     std::vector<uintptr_t> heap_kinds;
@@ -193,6 +194,16 @@ std::string signature_text(const FnProto& p) {
 }
 
 std::string signature_note(const FnProto& p) { return "\n  signature: " + signature_text(p); }
+
+Arity arity_of(const FnProto& p) {
+    // Positional arguments fill the parameters before the first variadic one (arg_binding.h).
+    size_t positional = p.params.size();
+    if (p.rest_positional >= 0) positional = static_cast<size_t>(p.rest_positional);
+    if (p.rest_named >= 0) positional = std::min(positional, static_cast<size_t>(p.rest_named));
+    size_t required = 0;
+    for (size_t i = 0; i < positional; ++i) required += !p.params[i].default_value;
+    return Arity{p.qualified_name, required, p.rest_positional >= 0 ? Arity::kAny : positional, signature_note(p)};
+}
 
 void no_overload_error(const Interpreter& in, const OverloadSetObj& set, const ArgList& args, SourceLoc loc) {
     std::string msg = "no overload of `" + set.name + "` accepts " + received_text(in, args) + "\n  accepted:";

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 
+#include "base/arity.h"
 #include "syntax/ast.h"
 #include "eval/interpreter.h"
 #include "resolve/types.h"
@@ -71,7 +72,7 @@ bool recheck_holds(const OverloadChoice& e, const ArgList& args);
 
 // The hot path: the choice the call site's cache holds for this set and
 // these kinds of arguments (`fn` null: no overload accepts them), or null
-// when the cache cannot answer (then choose_overload).
+// when the cache cannot answer (then match_overload).
 inline OverloadChoice* cached_choice(const OverloadSetObj& set, const ArgList& args, OverloadSite* site) {
     if (!site || !*site) return nullptr;
     const size_t n = static_cast<size_t>(args.count);
@@ -94,7 +95,15 @@ struct Chosen {
 // The first overload of `set` that accepts `args`, found by matching each
 // overload in turn. With a `site`, the choice is recorded there (after
 // cached_choice could not answer); without one, `scratch` holds the plan.
-Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, OverloadSite* site, ArgPlan& scratch);
+Chosen match_overload(const OverloadSetObj& set, const ArgList& args, OverloadSite* site, ArgPlan& scratch);
+
+// The overload of `set` a call runs, the one way every call chooses: the site's cached choice
+// when it still holds, else matched now (and recorded at the site). `fn` null: none accepts.
+inline Chosen choose_overload(const OverloadSetObj& set, const ArgList& args, OverloadSite* site, ArgPlan& scratch) {
+    if (OverloadChoice* e = cached_choice(set, args, site))
+        return Chosen{static_cast<const FunctionObj*>(e->fn), &e->plan};
+    return match_overload(set, args, site, scratch);
+}
 
 // Whether a single function accepts `args` (arity, names, types), with the
 // rules of a single function. For the operator protocol, which tries the
@@ -106,6 +115,10 @@ std::string signature_text(const ast::FnProto& p);
 
 // "\n  signature: add(...)": appended to a single function's arity errors.
 std::string signature_note(const ast::FnProto& p);
+
+// What an arity error says of p (base/arity.h): its name, how many positional arguments it
+// takes, its signature.
+Arity arity_of(const ast::FnProto& p);
 
 // no overload of `Tensor.add` accepts (Tensor, text)
 //   accepted:

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "base/arity.h"
 #include "eval/builtins.h"
 
 namespace spl {
@@ -254,8 +255,8 @@ Value call_matcher(Interpreter& in, const Value& expectation, const std::string&
     if (args.has_names()) runtime_error(loc, "matchers do not take named arguments");
     auto arity = [&](int n) {
         if (args.count != n)
-            runtime_error(loc, "`" + name + "` takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") + ", " +
-                                   std::to_string(args.count) + " given");
+            arity_error(loc, Arity{name, static_cast<size_t>(n), static_cast<size_t>(n)},
+                        static_cast<size_t>(args.count));
     };
     auto show = [&](const Value& v) { return in.repr(v, loc); };
     std::string not_word = ex->negated ? "not " : "";

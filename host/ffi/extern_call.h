@@ -4,9 +4,7 @@
 // Arguments are matched to the declaration's parameters by the host
 // (positional, then by name); the plugin receives the leading `nargs`
 // parameters, where a gap before a given argument is filled with the
-// declaration's default. Values are converted by the declared types:
-//   i64 <-> SPL_I64, f64 <-> SPL_F64 (an i64 argument is widened), bool,
-//   text <-> SPL_TEXT, [T] and tuples <-> SPL_ARRAY, nil <-> SPL_NIL.
+// declaration's default. Values are converted by the declared types (boxing.h).
 // Results are copied out at once (the plugin's scratch storage is reused on
 // the next call); SPL_STATUS_ERROR becomes a runtime error at the call.
 #pragma once
@@ -17,22 +15,15 @@
 
 #include "base/source.h"
 #include "base/value.h"
+#include "ffi/boxing.h"
 #include "ffi/host_callbacks.h"
+#include "ffi/plugin_caller.h"
 #include "ffi/typed_call.h"
 #include "resolve/objects.h"
 #include "spl_plugin.h"
 #include "syntax/ast.h"
 
 namespace spl {
-
-// How a value crosses the plugin boundary for one extern parameter/return.
-enum class ConvKind : uint8_t { Any, Bool, I64, F64, Text, Array, Tuple, None };
-struct Conv {
-    ConvKind kind = ConvKind::Any;
-    ConvKind elem = ConvKind::Any; // arrays: the element kind
-    bool optional = false;         // `T?`: nil is accepted
-    std::string type;              // the canonical Simple type, for messages
-};
 
 struct ExternObj : Obj {
     ExternObj(const ast::ExternDecl* d, const SplFunction* f) : Obj(ObjType::Extern), decl(d), fn(f) {}
@@ -44,31 +35,6 @@ struct ExternObj : Obj {
     std::vector<bool> has_default;
     TypedPlan typed; // calling the typed symbol (typed_call.h); a null caller: boxed only
 };
-
-// What a plugin call needs of the interpreter that makes it (eval's Interpreter is one): the
-// count of calls, and the words of its error messages.
-class PluginCaller {
-public:
-    int64_t extern_calls = 0; // plugin calls made so far: `extern_calls()`, for benchmarks
-    // Where a callable passed to a plugin is lent (host_callbacks.h); null: callables cannot be passed.
-    HostCallbacks* callbacks = nullptr;
-    // A value's type as a message names it: `i64`, `Tensor`, `[i64]`.
-    virtual std::string type_name(const Value& v) const = 0;
-    // The built-in Option enum: `Some(x)` crosses to a plugin as x.
-    virtual const Obj* option_enum() const = 0;
-
-protected:
-    ~PluginCaller() = default;
-};
-
-// The interpreter a built-in receives, as the PluginCaller it is (defined in
-// eval/interpreter.cpp, where Interpreter is complete): for the word built-ins' count.
-PluginCaller& plugin_caller(Interpreter& in);
-
-// A boxed value as an interpreter value: nil, bool, i64 (an f64 where `kind` is F64), f64, text,
-// arrays (a tuple where `kind` is Tuple) with their elements by `elem`. Plugin results and the
-// arguments a plugin passes to a host callable (host_callbacks.cpp) both come back this way.
-Value unbox(const SplValue& r, ConvKind kind, ConvKind elem);
 
 // Fills the conversion table of an extern from its declaration's types, and its typed plan
 // (typed_call.h) from its registration and the plugin's error functions.

@@ -4,17 +4,12 @@
 #include <cstdio>
 #include <utility>
 
-#include "ffi/extern_call.h"
+#include "ffi/boxing.h"
 #include "resolve/objects.h"
 
 namespace spl {
 
-bool is_callable(const Value& v) {
-    return v.is(ObjType::Function) || v.is(ObjType::BoundMethod) || v.is(ObjType::Builtin) || v.is(ObjType::Extern) ||
-           v.is(ObjType::Overloads);
-}
-
-HostCallbacks& HostCallbacks::create(CallableRunner& runner) {
+HostCallbacks& HostCallbacks::create(PluginCaller& runner) {
     // Never freed (host_callbacks.h), and reachable from here, so that leak checkers see it kept
     // on purpose.
     static std::mutex made_mutex;
@@ -24,7 +19,7 @@ HostCallbacks& HostCallbacks::create(CallableRunner& runner) {
     return *made->back();
 }
 
-HostCallbacks::HostCallbacks(CallableRunner& runner)
+HostCallbacks::HostCallbacks(PluginCaller& runner)
     : runner_(&runner), table_{this, &call_entry, &retain_entry, &release_entry}, thread_(std::this_thread::get_id()) {}
 
 int64_t HostCallbacks::lend(const Value& fn) {
@@ -60,6 +55,7 @@ void HostCallbacks::shut_down() {
         held.swap(entries_);
         released.swap(released_elsewhere_);
     }
+    result_boxer_.reset(); // gives back the callables the last result lent
     result_value_.reset();
     // `held` and `released` are dropped here, outside the lock: a drop may call a plugin.
 }
@@ -115,37 +111,6 @@ SplStatus HostCallbacks::fail(SplValue* result, std::string message) {
     return SPL_STATUS_ERROR;
 }
 
-// The callable's result as the plugin reads it; what it points at is kept in this object until
-// the next call. Nesting is limited as the plugin's boxed values are.
-SplValue HostCallbacks::box_result(const Value& v, int depth) {
-    SplValue out{};
-    out.tag = SPL_NIL;
-    if (v.is_bool()) {
-        out.tag = SPL_BOOL;
-        out.as.b = v.as_bool();
-    } else if (v.is_int()) {
-        out.tag = SPL_I64;
-        out.as.i = v.as_int();
-    } else if (v.is_float()) {
-        out.tag = SPL_F64;
-        out.as.f = v.as_float();
-    } else if (v.is(ObjType::Str)) {
-        out.tag = SPL_TEXT;
-        out.as.text = SplText{str_of(v).c_str(), static_cast<int64_t>(str_of(v).size())};
-    } else if ((v.is(ObjType::Array) || v.is(ObjType::Tuple)) && depth < 64) {
-        const auto& items = v.is(ObjType::Array) ? v.as<ArrayObj>()->items : v.as<TupleObj>()->items;
-        std::vector<SplValue> boxed;
-        for (const Value& item : items) boxed.push_back(box_result(item, depth + 1));
-        out.tag = SPL_ARRAY;
-        out.as.array = SplArray{boxed.data(), static_cast<int64_t>(boxed.size())};
-        result_arrays_.push_back(std::move(boxed)); // moving a vector keeps its buffer where it is
-    } else if (!v.is_nil()) {
-        throw std::runtime_error("a callable's result cannot be passed to a plugin: a " +
-                                 runner_->callable_type_name(v));
-    }
-    return out;
-}
-
 SplStatus HostCallbacks::call(int64_t id, const SplValue* args, int32_t nargs, SplValue* result) {
     if (std::this_thread::get_id() != thread_)
         return fail(result, "a plugin called a Simple function from a thread other than the interpreter's; the "
@@ -161,8 +126,8 @@ SplStatus HostCallbacks::call(int64_t id, const SplValue* args, int32_t nargs, S
                                     : "no Simple function has id " + std::to_string(id) + " (never lent, or released)");
         fn = it->second.fn;
     }
+    result_boxer_.reset(); // the last result's lends end here (`fn`, if it was one, is held above)
     result_value_.reset();
-    result_arrays_.clear();
     // An error kept from an earlier callable that the plugin recovered from (Python caught it)
     // is not this one's: only an error raised inside a running callable is its cause.
     if (depth_ == 0) error_.reset();
@@ -175,13 +140,18 @@ SplStatus HostCallbacks::call(int64_t id, const SplValue* args, int32_t nargs, S
         std::vector<Value> values;
         for (int32_t i = 0; i < nargs; ++i) values.push_back(unbox(args[i], ConvKind::Any, ConvKind::Any));
         result_value_ = runner_->run_callable(fn, values);
-        *result = box_result(result_value_, 0);
-        return SPL_STATUS_OK;
     } catch (const ProgramError& e) {
         if (!error_) error_ = e; // the first: later ones are what it caused
         return fail(result, e.message);
     } catch (const std::exception& e) {
         return fail(result, e.what());
+    }
+    try {
+        result_boxer_.emplace(*runner_, nullptr, SourceLoc{});
+        *result = result_boxer_->box(result_value_, ConvKind::Any, ConvKind::Any, true, Where{0});
+        return SPL_STATUS_OK;
+    } catch (const ProgramError& e) { // a result no plugin can take: the plugin's error, not the callable's
+        return fail(result, e.message);
     }
 }
 

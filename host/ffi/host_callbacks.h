@@ -7,6 +7,9 @@
 // whose last reference is released off the interpreter's thread is dropped on it, at the
 // next lend, call or end of a lend.
 //
+// Results: boxed as an extern call's arguments are (boxing.h): `Some(x)` as x, a callable
+// lent until the plugin's next call into the host (a plugin that keeps it retains it).
+//
 // Errors: a Simple error inside a callable becomes the plugin's SPL_ERROR (its message, with
 // the Simple traceback) and is kept: when the plugin call that ran the callable fails, that
 // call raises the kept error, so the program sees the error where it happened. An error the
@@ -24,29 +27,17 @@
 
 #include "base/diagnostics.h"
 #include "base/value.h"
+#include "ffi/boxing.h"
+#include "ffi/plugin_caller.h"
 #include "spl_plugin.h"
 
 namespace spl {
-
-// What running a callable needs of the interpreter.
-class CallableRunner {
-public:
-    // Calls `fn` with `args`; a Simple error is a ProgramError.
-    virtual Value run_callable(const Value& fn, std::vector<Value>& args) = 0;
-    // A value's type as a message names it.
-    virtual std::string callable_type_name(const Value& v) const = 0;
-
-protected:
-    ~CallableRunner() = default;
-};
-
-bool is_callable(const Value& v);
 
 class HostCallbacks {
 public:
     // Made once per interpreter and never freed: plugins are never unloaded, and a graph node
     // may release its callable after the interpreter is gone (then nothing is run).
-    static HostCallbacks& create(CallableRunner& runner);
+    static HostCallbacks& create(PluginCaller& runner);
     HostCallbacks(const HostCallbacks&) = delete;
     HostCallbacks& operator=(const HostCallbacks&) = delete;
 
@@ -69,7 +60,7 @@ public:
     void shut_down();
 
 private:
-    explicit HostCallbacks(CallableRunner& runner);
+    explicit HostCallbacks(PluginCaller& runner);
     static SplStatus call_entry(void* self, int64_t id, const SplValue* args, int32_t nargs, SplValue* result);
     static void retain_entry(void* self, int64_t id);
     static void release_entry(void* self, int64_t id);
@@ -77,13 +68,12 @@ private:
     void release(int64_t id);
     void drop_released(); // on the interpreter's thread: the values released elsewhere
     SplStatus fail(SplValue* result, std::string message);
-    SplValue box_result(const Value& v, int depth);
 
     struct Entry {
         Value fn;
         int64_t refs;
     };
-    CallableRunner* runner_;
+    PluginCaller* runner_;
     SplHostCallbacks table_;
     const std::thread::id thread_;
     mutable std::mutex mutex_;
@@ -93,9 +83,10 @@ private:
     bool shut_down_ = false;
     std::optional<ProgramError> error_;
     int depth_ = 0; // callables running now, one inside another's plugin call (interpreter's thread)
-    // The last result handed to a plugin, kept until the thread's next call (spl_plugin.h).
+    // The last result handed to a plugin, kept until the thread's next call (spl_plugin.h): the
+    // value, and the Boxer that holds its arrays and lends the callables in it.
     Value result_value_;
-    std::vector<std::vector<SplValue>> result_arrays_;
+    std::optional<Boxer> result_boxer_;
     std::string result_error_;
 };
 

@@ -10,7 +10,7 @@
 #include <unordered_set>
 
 #include "base/diagnostics.h"
-#include "ffi/extern_call.h"
+#include "resolve/objects.h"
 
 namespace spl {
 
@@ -74,7 +74,7 @@ int64_t call_words(int64_t fptr, const int64_t* a, int64_t nargs) {
 
 // spl_wffi_call_i64(fptr: i64, args: [i64], nargs: i64) -> i64, checked in
 // wsffi.rs's order so that the same mistake gets the same message.
-Value w_wffi_call_i64(Interpreter& in, ArgList& args, SourceLoc loc) {
+Value w_wffi_call_i64(Interpreter&, ArgList& args, SourceLoc loc) {
     const int64_t fptr = int_arg(args, 0, loc, "spl_wffi_call_i64: fptr must be an integer");
     if (fptr == 0) runtime_error(loc, "spl_wffi_call_i64: null function pointer");
     if (!args[1].is(ObjType::Array)) runtime_error(loc, "spl_wffi_call_i64: args must be an array");
@@ -90,7 +90,6 @@ Value w_wffi_call_i64(Interpreter& in, ArgList& args, SourceLoc loc) {
         if (!v.is_int()) runtime_error(loc, "spl_wffi_call_i64: args must be integers");
         words[i] = v.as_int();
     }
-    ++plugin_caller(in).extern_calls; // a crossing into native code, what `extern_calls()` counts
     return Value::integer(call_words(fptr, words, nargs));
 }
 
@@ -160,7 +159,7 @@ const std::vector<WordBuiltin>& word_builtins() {
     static const std::vector<WordBuiltin> table = {
         {{"spl_dlopen", w_dlopen, 1, 1, false}, {{"path", "text"}}, "i64"},
         {{"spl_dlsym", w_dlsym, 2, 2, false}, {{"handle", "i64"}, {"name", "text"}}, "i64"},
-        {{"spl_wffi_call_i64", w_wffi_call_i64, 3, 3, false},
+        {{"spl_wffi_call_i64", w_wffi_call_i64, 3, 3, false, false, /*native_call=*/true},
          {{"fptr", "i64"}, {"args", "[i64]"}, {"nargs", "i64"}},
          "i64"},
         {{"spl_f64_to_bits", w_f64_to_bits, 1, 1, false}, {{"x", "f64"}}, "i64"},

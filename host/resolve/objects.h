@@ -80,6 +80,7 @@ struct BuiltinDef {
     int max_args;              // -1: any number
     bool named_ok;             // accepts named arguments (the function checks them)
     bool numbers_only = false; // every argument must be an i64 or f64 (abs, sqrt, ...)
+    bool native_call = false;  // a call into native code, which `extern_calls()` counts (the word FFI's)
 };
 
 struct BuiltinObj : Obj {

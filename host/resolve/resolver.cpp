@@ -40,7 +40,8 @@ struct FnState {
 
 class Resolver final : TypeLookup {
 public:
-    Resolver(ModuleObj& m, CacheAllocator& caches) : m_(m), caches_(caches) {}
+    Resolver(ModuleObj& m, CacheAllocator& caches, const BuiltinNames& builtins)
+        : m_(m), caches_(caches), builtins_(builtins) {}
     void run();
 
 private:
@@ -101,6 +102,7 @@ private:
 
     ModuleObj& m_;
     CacheAllocator& caches_;
+    const BuiltinNames& builtins_;
     std::deque<LocalVar> vars_;
     FnState* fn_ = nullptr;
     std::string class_name_; // what `Self` means here
@@ -174,7 +176,7 @@ void Resolver::resolve_name(Name& n) {
         n.global = &m_.globals[g];
         return;
     }
-    int b = find_builtin(n.name);
+    int b = builtins_.function_index(n.name);
     if (b >= 0) {
         n.ref = NameKind::Builtin;
         n.index = static_cast<uint32_t>(b);
@@ -367,8 +369,16 @@ void Resolver::resolve_methods(std::vector<std::unique_ptr<FnProto>>& methods, c
 void Resolver::resolve_class(ClassDecl& d) {
     std::string saved = class_name_;
     class_name_ = d.name;
-    for (auto& f : d.fields)
+    // `C(...)`: its parameters are the fields, with no types to check (a field takes any value;
+    // declared f64 fields turn an i64 into a float).
+    FnProto& init = d.init;
+    init.name = init.qualified_name = d.name;
+    init.loc = d.loc;
+    init.plain_params = true;
+    for (Param& f : init.params) {
         if (f.default_value) resolve_detached(*f.default_value, d.init_slots);
+        init.plain_params = init.plain_params && !f.to_float && (!f.default_value || is_literal(*f.default_value));
+    }
     class_name_ = saved;
     resolve_methods(d.methods, d.name);
 }
@@ -574,7 +584,7 @@ void Resolver::resolve_expr(Expr& e) {
         if (c.callee->kind == ExprKind::Name) {
             const auto& n = static_cast<const Name&>(*c.callee);
             if (n.ref == NameKind::Global && scope_.star_imported.count(n.name))
-                c.builtin_fallback = find_builtin(n.name);
+                c.builtin_fallback = builtins_.function_index(n.name);
         }
         break;
     }
@@ -583,7 +593,7 @@ void Resolver::resolve_expr(Expr& e) {
         c.cache = caches_.new_site();
         resolve_expr(*c.object);
         for (auto& a : c.args) resolve_expr(*a);
-        c.builtin = find_builtin_method(c.name);
+        c.builtin = builtins_.method_id(c.name);
         break;
     }
     case ExprKind::Member:
@@ -676,8 +686,8 @@ void Resolver::run() {
 
 } // namespace
 
-void resolve_module(ModuleObj& m, CacheAllocator& caches) {
-    Resolver r(m, caches);
+void resolve_module(ModuleObj& m, CacheAllocator& caches, const BuiltinNames& builtins) {
+    Resolver r(m, caches, builtins);
     r.run();
     // The program's own divisions that may truncate into a float: watched while it runs
     // (a library's are its authors' to fix, and a user cannot act on them).

@@ -10,6 +10,7 @@
 //   value (implicit return), through trailing if/match statements.
 #pragma once
 
+#include "resolve/builtin_names.h"
 #include "resolve/cache_allocator.h"
 #include "resolve/objects.h"
 
@@ -18,6 +19,7 @@ namespace spl {
 // Sizes `m.globals` and annotates `m.ast`, each call, member and operator site and each
 // function given its cache from `caches`. The loader must have filled the bindings of each
 // `use`. Throws ProgramError (ErrorKind::Name).
-void resolve_module(ModuleObj& m, CacheAllocator& caches);
+// Built-in names are the ones `builtins` knows.
+void resolve_module(ModuleObj& m, CacheAllocator& caches, const BuiltinNames& builtins);
 
 } // namespace spl

@@ -472,19 +472,14 @@ struct FnDecl : Stmt {
     Value* global = nullptr;
 };
 
-struct FieldDecl {
-    std::string name;
-    TypeRef type;
-    ExprPtr default_value;
-    bool to_float = false;
-    SourceLoc loc;
-};
-
 struct ClassDecl : Stmt {
     ClassDecl(SourceLoc l) : Stmt(StmtKind::Class, l) {}
     std::string name;
     bool is_struct = false;
-    std::vector<FieldDecl> fields;
+    // `C(...)` building an instance from its fields, as a dataclass's __init__: one parameter
+    // per field, in order (name, type, default), bound as any call's arguments are. A default is
+    // evaluated detached from the call (it reads no other field), in `init_slots` slots.
+    FnProto init;
     std::vector<std::unique_ptr<FnProto>> methods;
     uint32_t init_slots = 0; // slots field defaults need while evaluated
     Value* global = nullptr;

@@ -535,7 +535,7 @@ StmtPtr Parser::parse_class(bool is_struct) {
             s->methods.push_back(std::move(m));
             continue;
         }
-        FieldDecl f;
+        Param f; // a field: a parameter of `C(...)`
         f.loc = cur().loc;
         if (at(Tok::KwVal) || at(Tok::KwVar)) advance();
         f.name = expect_ident("a field or method");
@@ -543,10 +543,14 @@ StmtPtr Parser::parse_class(bool is_struct) {
             f.type = parse_type();
             f.to_float = is_float_type(f.type);
         }
-        if (accept(Tok::Assign)) f.default_value = parse_expr();
-        for (const auto& g : s->fields)
+        if (accept(Tok::Assign)) {
+            const Token& first = cur();
+            f.default_value = parse_expr();
+            f.default_text = source_between(first, toks_[pos_ - 1]);
+        }
+        for (const auto& g : s->init.params)
             if (g.name == f.name) fail_at(f.loc, "duplicate field `" + f.name + "`");
-        s->fields.push_back(std::move(f));
+        s->init.params.push_back(std::move(f));
         end_statement();
     }
     accept(Tok::Dedent);

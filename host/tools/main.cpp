@@ -121,8 +121,8 @@ void* run_job(void* p) {
 
 // Ends the process once the program's values are dropped (the Interpreter is gone) and its
 // output flushed, without running the libraries' static destructors: LibTorch's unregister
-// its 3,000 operators one by one (50 ms, a sixth of a `use lib.torch.*` start-up), for a
-// process that is ending anyway. Under a sanitizer the normal exit stays: the leak check
+// its operators one by one, a noticeable part of a short run's time, for a process that is
+// ending anyway. Under a sanitizer the normal exit stays: the leak check
 // runs there.
 int finish(int status) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
     if (job.doctor) return finish(spl::run_doctor(job.options));
 
     // The tree walker recurses on the C++ stack; give it room for deep
-    // Simple recursion (bounded by --max-depth) instead of the default 8 MiB.
+    // Simple recursion (bounded by --max-depth) instead of the default thread stack.
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, size_t(512) << 20);

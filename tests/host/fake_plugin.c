@@ -310,6 +310,24 @@ static SplStatus f_release(const SplValue* a, int32_t n, SplValue* r) {
     r->tag = SPL_NIL;
     return SPL_STATUS_OK;
 }
+/* rt_fake_call_returned(f, x): g(x), where g is the callable f(x) returned (kept past the next call
+ * into the host by retaining it, as a plugin that keeps a callable result must). */
+static SplStatus f_call_returned(const SplValue* a, int32_t n, SplValue* r) {
+    (void)n;
+    if (!host) return no_host(r);
+    if (a[0].tag != SPL_CALLABLE) return fail(r, "rt_fake_call_returned: f must be a function");
+    SplValue arg = {0};
+    arg.tag = SPL_I64;
+    arg.as.i = a[1].as.i;
+    SplValue out = {0};
+    if (host->call(host->host, a[0].as.i, &arg, 1, &out) != SPL_STATUS_OK) return fail(r, "the callable f failed");
+    if (out.tag != SPL_CALLABLE) return fail(r, "rt_fake_call_returned: f did not return a function");
+    const int64_t g = out.as.i;
+    host->retain(host->host, g);
+    SplStatus status = call_host(g, a[1].as.i, r);
+    host->release(host->host, g);
+    return status;
+}
 /* rt_fake_call_from_thread(f, x): what the host answers a call of f made on another thread (a
  * plugin must never do this; the host must refuse it): the message, or "" if it ran f. */
 struct thread_call {
@@ -372,6 +390,8 @@ static const SplFunction functions[] = {
      f_call_from_thread, NULL, NULL},
     {"rt_fake_call_kept", "extern fn rt_fake_call_kept(id: i64, x: i64) -> any", "any", p_idx, 2, 2, f_call_kept, NULL,
      NULL},
+    {"rt_fake_call_returned", "extern fn rt_fake_call_returned(f: any, x: i64) -> any", "any", p_fx, 2, 2,
+     f_call_returned, NULL, NULL},
     {"rt_fake_concat", "extern fn rt_fake_concat(a: text, b: text) -> text", "text", p_concat, 2, 2, f_concat, NULL,
      NULL},
     {"rt_fake_defaults", "extern fn rt_fake_defaults(a: i64, b: i64 = 10, c: i64 = 100) -> i64", "i64", p_defaults, 3,

@@ -201,7 +201,7 @@ private:
         case ExprKind::Member: {
             const auto& m = static_cast<const Member&>(e);
             if (!is_self(*m.object)) return T::Unknown;
-            for (const FieldDecl& f : cls_->fields)
+            for (const Param& f : cls_->init.params)
                 if (f.name == m.name) return declared(f.type);
             return T::Unknown;
         }
@@ -530,7 +530,7 @@ private:
         case StmtKind::Class: {
             const auto& c = static_cast<const ClassDecl&>(s);
             bind(&c, c.name, T::Unknown);
-            for (const FieldDecl& f : c.fields)
+            for (const Param& f : c.init.params)
                 if (f.default_value) visit(*f.default_value, declared(f.type) == T::Float ? kFloat : kNone);
             for (const auto& p : c.methods) later.push_back({p.get(), &c});
             return;
