@@ -79,8 +79,19 @@ std::vector<SimpleSignature> parse_extern_declarations(const std::string& source
     std::vector<SimpleSignature> out;
     std::istringstream in(source);
     std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("extern fn ", 0) == 0) out.push_back(parse_line(line));
+    while (std::getline(in, line)) {
+        if (line.rfind("extern fn ", 0) != 0) continue;
+        // A long declaration goes on over the next lines until its parentheses close (newlines
+        // inside brackets continue a line in Simple).
+        int depth = 0;
+        for (char c : line) depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        std::string next;
+        while (depth > 0 && std::getline(in, next)) {
+            line += " " + trim(next);
+            for (char c : next) depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        }
+        out.push_back(parse_line(line));
+    }
     return out;
 }
 

@@ -24,8 +24,8 @@ struct SimpleSignature {
 };
 
 SimpleSignature signature_of(const OperatorBinding& b);
-// Every `extern fn` line of a Simple source, in order; throws std::runtime_error
-// naming the line for one it cannot read.
+// Every `extern fn` declaration of a Simple source (one line, or several inside its
+// parentheses), in order; throws std::runtime_error naming the line for one it cannot read.
 std::vector<SimpleSignature> parse_extern_declarations(const std::string& source);
 
 } // namespace codegen::api
