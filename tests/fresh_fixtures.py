@@ -19,8 +19,8 @@ resolve inside the copy.
 --splrun-flag=FLAG: run `splrun FLAG test ...` (--no-fast-paths, --simple-runtime-ffi), so that
 every run of a folder's specs, whatever its call path, compares with this machine's fixtures.
 
-The copy is WORK_DIR/<the folder's name>; the folder's siblings (tests/nn beside tests/spl:
-make_fixtures.py imports nn's fixture_writer) are linked beside it, to the sources, so that
+The copy is WORK_DIR/<the folder's name>; the folder's siblings (tests/common beside tests/spl:
+every make_*fixtures.py imports common/fixtures.py) are linked beside it, to the sources, so that
 each suite has its own tree and no suite reads a copy another is rewriting.
 """
 import glob

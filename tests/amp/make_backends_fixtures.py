@@ -12,8 +12,8 @@ import warnings
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
-from fixture_writer import write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import write  # noqa: E402
 
 b = torch.backends
 

@@ -2,7 +2,7 @@
 """Writes tests/amp/channels_last_fixtures.spl: a channels_last input through Conv2d,
 BatchNorm2d, ReLU, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d in the pinned PyTorch: each layer's
 output (values, strides, whether channels_last-contiguous), then, after a backward with
-fixture_writer's upstream gradient, every output's and the input's gradient (strides, format)
+fixtures.py's upstream gradient, every output's and the input's gradient (strides, format)
 and the parameters' gradients.
 
     .venv/bin/python tests/amp/make_channels_last_fixtures.py
@@ -14,8 +14,8 @@ import torch
 import torch.nn as nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
-from fixture_writer import flat, upstream, write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat, upstream, write  # noqa: E402
 
 CL = torch.channels_last
 

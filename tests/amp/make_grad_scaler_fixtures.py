@@ -19,9 +19,9 @@ import sys
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 sys.path.insert(0, os.path.join(HERE, "..", "optim"))
-from fixture_writer import error_text, flat, write  # noqa: E402
+from fixtures import error_text, flat, write  # noqa: E402
 from trajectory import data, loss_of, problem  # noqa: E402  (tests/optim's fixed problem)
 
 STEPS = 40

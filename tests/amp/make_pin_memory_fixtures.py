@@ -13,8 +13,8 @@ import torch
 from torch.utils.data import DataLoader, TensorDataset
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
-from fixture_writer import flat, write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat, write  # noqa: E402
 
 
 def nested(batch):

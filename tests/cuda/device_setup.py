@@ -10,20 +10,15 @@ import sys
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 sys.path.insert(0, os.path.join(HERE, "..", "optim"))
-from fixture_writer import error_text, flat, lit, write  # noqa: E402,F401
+from fixtures import write  # noqa: E402
 
 DEVICE = os.environ.get("SPL_TEST_DEVICE", "cuda")
 
 
 def available():
     return DEVICE != "cuda" or torch.cuda.is_available()
-
-
-def upstream(out):
-    """cos(0), cos(1), ... shaped like `out`, on its device: the upstream gradient of the specs."""
-    return torch.arange(out.numel(), dtype=torch.float64).cos().to(out.dtype).reshape(out.shape).to(out.device)
 
 
 def main(script, name, make):

@@ -3,11 +3,16 @@ the dry run): the output dtype of a dozen operations under float16 autocast; 12 
 (growth every 3 steps, an inf injected into a gradient at step 5) — each step's loss, the
 scale after each update, the final weights; 10 steps under bfloat16 autocast without a
 scaler."""
+import os
+import sys
+
 import torch
 from torch import nn
 from torch.nn import functional as F
 
-from device_setup import DEVICE, flat, main
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat  # noqa: E402
+from device_setup import DEVICE, main  # noqa: E402
 
 
 def batch(i):

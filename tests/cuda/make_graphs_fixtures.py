@@ -2,10 +2,15 @@
 operations captured and replayed on new inputs; a whole training step of a small MLP (forward,
 MSE loss, backward, capturable Adam) warmed up on a side stream, captured, then replayed on 10
 batches: each replay's loss and the final weights. CUDA only."""
+import os
+import sys
+
 import torch
 from torch import nn
 
-from device_setup import DEVICE, flat, main
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat  # noqa: E402
+from device_setup import DEVICE, main  # noqa: E402
 
 
 def batch(i):

@@ -3,11 +3,16 @@ MaxPool2d, Linear) trained 10 SGD steps (momentum, foreach) on cross-entropy: ea
 final parameters and running statistics; an LSTM and a GRU (cuDNN's on CUDA) forward and
 backward: outputs, final states, parameter and input gradients. Modules are built on the CPU
 after manual_seed and moved; inputs are drawn on the CPU after them and moved."""
+import os
+import sys
+
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from device_setup import DEVICE, flat, main, upstream
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat, upstream  # noqa: E402
+from device_setup import DEVICE, main  # noqa: E402
 
 
 def train(values, name, seed, make, input_shape, classes, lr):

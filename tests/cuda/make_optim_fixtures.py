@@ -3,10 +3,15 @@
 foreach) over 10 steps of tests/optim's fixed problem, moved to the device; fused with
 capturable (which fused ignores). On the CPU: PyTorch's refusal of capturable, and its
 capturable branches run directly (the device check lifted), which lib.torch's must equal."""
+import os
+import sys
+
 import torch
 import torch.optim.adam as adam_module
 
-from device_setup import DEVICE, error_text, flat, main
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat  # noqa: E402
+from device_setup import DEVICE, main  # noqa: E402
 from trajectory import data, loss_of, problem
 
 

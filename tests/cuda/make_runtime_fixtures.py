@@ -4,9 +4,14 @@ the CUDA generator gives after manual_seed_all, memory_stats' aggregate byte cou
 TF32 support; in the dry run on a machine without a GPU, what torch.cuda answers there (its
 errors, its zeros, its empty statistics), and the device scopes that change nothing (a negative
 index, a CPU tensor) with cuDNN's is_acceptable of CPU tensors."""
+import os
+import sys
+
 import torch
 
-from device_setup import DEVICE, error_text, main
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text  # noqa: E402
+from device_setup import DEVICE, main  # noqa: E402
 
 
 def without_gpu():

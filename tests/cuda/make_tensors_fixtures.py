@@ -1,9 +1,14 @@
 """Tensors on the device and back (tensors_fixtures.spl): printed forms (device='cuda:0' on
 CUDA; float16, bfloat16, int64, a 0-d tensor, requires_grad and grad_fn), the device
 attribute, round trips through .to(device) / .cpu(), and .to(device, non_blocking=True)."""
+import os
+import sys
+
 import torch
 
-from device_setup import DEVICE, flat, main
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat  # noqa: E402
+from device_setup import DEVICE, main  # noqa: E402
 
 
 def base():

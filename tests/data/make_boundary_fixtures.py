@@ -16,8 +16,8 @@ import torch
 from sklearn import metrics as M
 from torch.utils.data import BatchSampler, DataLoader, SequentialSampler
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
-from fixture_writer import write  # noqa: E402  (the one writer of Simple fixture files)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import write  # noqa: E402  (the one writer of Simple fixture files)
 
 # (dataset length, batch size)
 SIZES = [(8, 4), (9, 4), (3, 4), (4, 4), (1, 1), (0, 2)]

@@ -18,8 +18,8 @@ from torch.utils.data._utils.collate import default_collate
 import torchvision.transforms as T
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
-from fixture_writer import error_text, write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, write  # noqa: E402
 
 N = 10
 

@@ -16,8 +16,8 @@ import torch
 from torchvision.datasets import MNIST, FashionMNIST
 from torchvision.transforms import ToTensor
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
-from fixture_writer import flat, write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TREES = [("mnist", MNIST, {"train": 5, "t10k": 3}, 0), ("fashion", FashionMNIST, {"train": 4, "t10k": 2}, 1)]

@@ -1,15 +1,15 @@
 """Writes ddp_fixtures.spl: PyTorch's DistributedDataParallel on a 1-rank Gloo group (a
 HashStore): its repr, state_dict keys and error texts, for ddp_spec.spl."""
+import os
 import sys
-from pathlib import Path
 
 import torch
 import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "nn"))
-from fixture_writer import error_text as error, write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text as error, write  # noqa: E402
 
 out = {}
 dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
@@ -27,4 +27,4 @@ out["output_device_cpu"] = error(lambda: DistributedDataParallel(nn.Linear(2, 2)
 out["two_device_ids"] = error(lambda: DistributedDataParallel(nn.Linear(2, 2), device_ids=[0, 1]))
 dist.destroy_process_group()
 
-write(Path(__file__).with_name("ddp_fixtures.spl"), __file__, out)
+write(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ddp_fixtures.spl"), __file__, out)

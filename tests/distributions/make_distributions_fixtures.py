@@ -32,8 +32,8 @@ from torch.distributions import (Bernoulli, Binomial, Categorical, Exponential, 
 from torch.distributions.relaxed_categorical import ExpRelaxedCategorical
 from torch.distributions.transforms import AffineTransform, ExpTransform, SigmoidTransform
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
-from fixture_writer import error_text, flat, upstream, write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLASSES = {"Normal": Normal, "Bernoulli": Bernoulli, "Categorical": Categorical, "Uniform": Uniform,

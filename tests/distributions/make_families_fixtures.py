@@ -20,7 +20,8 @@ from torch.distributions import (Cauchy, HalfCauchy, HalfNormal, Gumbel, Weibull
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import make_distributions_fixtures as base  # noqa: E402
-from fixture_writer import error_text, flat, write  # noqa: E402  (base put tests/nn on the path)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, write  # noqa: E402  (base put tests/nn on the path)
 
 NEW = {"Cauchy": Cauchy, "HalfCauchy": HalfCauchy, "HalfNormal": HalfNormal, "Gumbel": Gumbel, "Weibull": Weibull,
        "Pareto": Pareto, "StudentT": StudentT, "Chi2": Chi2, "FisherSnedecor": FisherSnedecor, "Geometric": Geometric,

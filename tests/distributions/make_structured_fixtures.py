@@ -26,8 +26,8 @@ from torch.distributions import transforms as T
 from torch.distributions.utils import vec_to_tril_matrix
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
-from fixture_writer import error_text, flat, upstream, write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 import make_distributions_fixtures as shared  # noqa: E402  (its `case` and `build`)
 from torch.distributions import (RelaxedBernoulli, LogisticNormal, OneHotCategoricalStraightThrough,  # noqa: E402
                                  LowRankMultivariateNormal, MultivariateNormal, MixtureSameFamily, Categorical, Independent,

@@ -11,8 +11,8 @@ from typing import Dict, List, Optional, Tuple
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
-from fixture_writer import error_text, flat, write  # noqa: E402,F401
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, write  # noqa: E402,F401
 
 FILES = os.path.join(HERE, "files")
 

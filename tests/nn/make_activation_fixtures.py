@@ -4,19 +4,21 @@ MultiheadAttention) and torch.nn.functional's activations, run by Python PyTorch
 pinned wheel. activation_spec.spl lists the same modules in the same order (CASES below).
 
 Each case: manual_seed(100 + i), construct, x = (randn(shape) * scale).requires_grad_(),
-forward, backward with fixture_writer's cos upstream; recorded: repr, parameters, output,
+forward, backward with fixtures.py's cos upstream; recorded: repr, parameters, output,
 input gradient, parameter gradients.
 
     .venv/bin/python tests/nn/make_activation_fixtures.py
 """
 import os
+import sys
 import warnings
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -8,11 +8,13 @@ grad_input and one that replaces grad_output, the parameters' gradients after ea
 hooks removed.
 Run: .venv/bin/python tests/nn/make_backward_hooks_fixtures.py"""
 import os
+import sys
 import warnings
 
 import torch
 
-from fixture_writer import write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import write  # noqa: E402
 
 
 def network():

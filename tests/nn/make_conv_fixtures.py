@@ -8,12 +8,14 @@ Every case is named; conv_spec.spl repeats the same construction and the same ra
 in the same order and looks the references up by name in `ref_all`.
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, module_case, record_first_output, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, module_case, record_first_output, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

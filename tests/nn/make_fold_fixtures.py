@@ -2,17 +2,19 @@
 """Writes tests/nn/fold_fixtures.spl: torch.nn's Fold, Unfold and ChannelShuffle and the
 functional fold, unfold, channel_shuffle and native_channel_shuffle — repr, output and input
 gradient — and their errors, run by Python PyTorch on the pinned wheel. fold_spec.spl replays
-each case: seed, draw, forward, backward with fixture_writer's upstream gradient.
+each case: seed, draw, forward, backward with fixtures.py's upstream gradient.
 
     .venv/bin/python tests/nn/make_fold_fixtures.py
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -3,17 +3,19 @@
 exponential_ samples after manual_seed), in-place activations, the upsample family,
 conv_tbc, grouped_mm and linear_cross_entropy — output and input gradients — and their
 errors, run by Python PyTorch on the pinned wheel. functional_extra_spec.spl replays each case:
-seed, draw the inputs, call, backward with fixture_writer's upstream gradient.
+seed, draw the inputs, call, backward with fixtures.py's upstream gradient.
 
     .venv/bin/python tests/nn/make_functional_extra_fixtures.py
 """
 import os
+import sys
 import warnings
 
 import torch
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

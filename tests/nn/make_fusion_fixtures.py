@@ -6,13 +6,15 @@ PyTorch on the pinned wheel.
     .venv/bin/python tests/nn/make_fusion_fixtures.py
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 from torch.nn.utils import (convert_conv2d_weight_memory_format, convert_conv3d_weight_memory_format,
                             fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, skip_init)
 
-from fixture_writer import error_text, flat, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

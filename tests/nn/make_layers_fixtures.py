@@ -7,13 +7,15 @@ the pinned wheel. layers_spec.spl replays each case in the same order of random 
     .venv/bin/python tests/nn/make_layers_fixtures.py
 """
 import os
+import sys
 import warnings
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, module_case, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, module_case, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -7,11 +7,13 @@ load_state_dict into an uninitialised one, by Python PyTorch on the pinned wheel
     .venv/bin/python tests/nn/make_lazy_fixtures.py
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 
-from fixture_writer import error_text, flat, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

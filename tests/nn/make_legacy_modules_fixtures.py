@@ -6,11 +6,13 @@ state_dict keys, reprs, errors), by Python PyTorch on the pinned wheel.
     .venv/bin/python tests/nn/make_legacy_modules_fixtures.py
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 
-from fixture_writer import error_text, flat, module_case, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, module_case, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -4,13 +4,14 @@ Identity, the containers and nn.init, run by Python PyTorch on the pinned wheel.
 
     .venv/bin/python tests/nn/make_linear_fixtures.py
 """
-import math
 import os
+import sys
 
 import torch
 import torch.nn as nn
 
-from fixture_writer import error_text, flat, module_case, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, module_case, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -88,7 +89,7 @@ def main():
     v["fan_error"] = error_text(lambda: nn.init.kaiming_uniform_(torch.empty(3)))
     v["mode_error"] = error_text(lambda: nn.init.kaiming_uniform_(torch.empty(3, 3), mode="fan_avg"))
 
-    write(os.path.join(HERE, "linear_fixtures.spl"), __file__, v)
+    write(os.path.join(HERE, "linear_fixtures.spl"), __file__, v, index=True)
 
 
 if __name__ == "__main__":

@@ -14,15 +14,16 @@ numbers), then every case is run in every reduction:
   ref_modules[name]       {"repr", "state_keys", "buffers", "out", "out_shape", "grads"}
 The spec (loss_spec.spl) has the same case names, each with the same call.
 """
-import math
 import os
+import sys
 import warnings
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, lit, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REDUCTIONS = ["none", "mean", "sum"]
@@ -233,15 +234,6 @@ def errors():
     return e
 
 
-def slit(v):
-    """lit() with dicts: {"key": value}."""
-    if isinstance(v, dict):
-        return "{" + ", ".join(lit(k) + ": " + slit(x) for k, x in v.items()) + "}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(slit(x) for x in v) + "]"
-    return lit(v)
-
-
 def main():
     warnings.simplefilter("ignore")
     inputs, results, rerrors, modules = {}, {}, {}, {}
@@ -250,11 +242,8 @@ def main():
     for name in MODULES:
         run_module(modules, name)
     path = os.path.join(HERE, "loss_fixtures.spl")
-    write(path, __file__, {})
-    with open(path, "a") as f:
-        for key, value in [("inputs", inputs), ("results", results), ("reduction_errors", rerrors),
-                           ("errors", errors()), ("modules", modules)]:
-            f.write("val ref_{} = {}\n".format(key, slit(value)))
+    write(path, __file__, {"inputs": inputs, "results": results, "reduction_errors": rerrors,
+                           "errors": errors(), "modules": modules})
 
 
 if __name__ == "__main__":

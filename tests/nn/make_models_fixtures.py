@@ -6,12 +6,14 @@ TripletMarginWithDistanceLoss, by Python PyTorch on the pinned wheel.
     .venv/bin/python tests/nn/make_models_fixtures.py
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import flat, module_case, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat, module_case, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -4,10 +4,12 @@ arguments, with and without forward hooks (nn.Module.__call__ passes them all to
 the hooks see the positional ones), on the pinned torch.
 Run: .venv/bin/python tests/nn/make_module_call_fixtures.py"""
 import os
+import sys
 
 import torch
 
-from fixture_writer import write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import write  # noqa: E402
 
 
 class Six(torch.nn.Module):

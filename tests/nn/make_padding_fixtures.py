@@ -2,16 +2,18 @@
 """Writes tests/nn/padding_fixtures.spl: torch.nn's padding layers (Zero/Constant/Reflection/
 Replication/CircularPad1d/2d/3d) — repr, output and input gradient — and their errors, run by
 Python PyTorch on the pinned wheel. padding_spec.spl replays each case: seed, draw, forward,
-backward with fixture_writer's upstream gradient.
+backward with fixtures.py's upstream gradient.
 
     .venv/bin/python tests/nn/make_padding_fixtures.py
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 
-from fixture_writer import error_text, flat, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

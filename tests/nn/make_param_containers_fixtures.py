@@ -5,11 +5,13 @@
     .venv/bin/python tests/nn/make_param_containers_fixtures.py
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 
-from fixture_writer import error_text, flat, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

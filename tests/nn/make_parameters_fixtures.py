@@ -7,11 +7,13 @@ the pinned wheel.
     .venv/bin/python tests/nn/make_parameters_fixtures.py
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 
-from fixture_writer import flat, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

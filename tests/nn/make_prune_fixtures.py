@@ -7,12 +7,14 @@ PruningContainer, global_unstructured, a method of one's own, remove, is_pruned,
 seed, and PyTorch's messages for the refusals.
 Run: .venv/bin/python tests/nn/make_prune_fixtures.py"""
 import os
+import sys
 
 import torch
 from torch import nn
 from torch.nn.utils import prune
 
-from fixture_writer import write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import write  # noqa: E402
 
 
 def fill(m):

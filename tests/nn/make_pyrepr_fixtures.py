@@ -4,8 +4,10 @@
 lib.torch.nn.pyrepr, which module and optimizer reprs use.
 Run: .venv/bin/python tests/nn/make_pyrepr_fixtures.py"""
 import os
+import sys
 
-from fixture_writer import write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VALUES = [0.0001, 1e-08, 1000000.0, 0.1, 3.0, -0.8, 2, True, None, "it's", 'say "hi"', [1, 2.5, None],

@@ -4,7 +4,7 @@ torch.nn.utils.rnn (pad/pack), run by Python PyTorch on the pinned wheel.
 
     .venv/bin/python tests/nn/make_rnn_fixtures.py
 
-A recurrent case records, under `<name>_...`, what fixture_writer.module_case records, but
+A recurrent case records, under `<name>_...`, what fixtures.module_case records, but
 for every output: `outs` holds each output tensor flattened (output, h_n[, c_n]; a
 PackedSequence's `data`), `out_shapes` their shapes, and the gradients come from
 `sum((o * upstream(o)).sum() for o in outputs)`, so the h_n / c_n paths are checked too.
@@ -12,12 +12,14 @@ PackedSequence's `data`), `out_shapes` their shapes, and the gradients come from
 argument order.
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pack_sequence, pad_packed_sequence, pad_sequence
 
-from fixture_writer import constructed, error_text, flat, record_first_output, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import constructed, error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -4,19 +4,21 @@ MultiheadAttention and the Transformer family, run by Python PyTorch on the pinn
 
     .venv/bin/python tests/nn/make_transformer_fixtures.py
 
-Each module case follows fixture_writer.module_case (seed, construct, draw inputs, forward,
+Each module case follows fixtures.module_case (seed, construct, draw inputs, forward,
 backward with the cos upstream gradient), but calls the module with named arguments (masks),
 so the call is a lambda here and written out in transformer_spec.spl. Gradient cases run in
 train mode with dropout=0.0, or in eval mode with gradients enabled: both take PyTorch's
 slow (non-fused) path. The fused paths (eval under no_grad) have forward-only cases.
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import constructed, error_text, flat, record_first_output, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import constructed, error_text, flat, record_first_output, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

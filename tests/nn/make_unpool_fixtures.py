@@ -4,17 +4,19 @@ and LPPool3d, the functional max_unpool*, fractional_max_pool* (and _with_indice
 and the *_with_indices pooling functions — repr, output, indices and input gradient — and
 their errors, run by Python PyTorch on the pinned wheel. unpool_spec.spl replays each case:
 seed, construct, draw the input, forward (fractional pooling draws its torch.rand samples
-there), backward with fixture_writer's upstream gradient.
+there), backward with fixtures.py's upstream gradient.
 
     .venv/bin/python tests/nn/make_unpool_fixtures.py
 """
 import os
+import sys
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_writer import error_text, flat, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

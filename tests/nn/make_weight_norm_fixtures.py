@@ -7,13 +7,15 @@ the pinned wheel.
     .venv/bin/python tests/nn/make_weight_norm_fixtures.py
 """
 import os
+import sys
 import warnings
 
 import torch
 import torch.nn as nn
 from torch.nn.utils import remove_spectral_norm, remove_weight_norm, spectral_norm, weight_norm
 
-from fixture_writer import error_text, flat, upstream, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 warnings.simplefilter("ignore", FutureWarning)  # weight_norm is deprecated in PyTorch

@@ -5,10 +5,13 @@ trajectories on the fixed problem (trajectory.py), each option that changes the 
 groups; state_dict structure and repr; error texts.
 Run: .venv/bin/python tests/optim/make_adafactor_muon_fixtures.py"""
 import os
+import sys
 
 import torch
 
-from trajectory import error_text, problem, trajectory, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, write  # noqa: E402
+from trajectory import problem, trajectory  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -4,10 +4,13 @@ problem (trajectory.py), each option combination, loop (PyTorch's CPU default) v
 vs fused; groups (one added after construction); state_dict structure and repr; error texts.
 Run: .venv/bin/python tests/optim/make_adagrad_fixtures.py"""
 import os
+import sys
 
 import torch
 
-from trajectory import error_text, problem, trajectory, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, write  # noqa: E402
+from trajectory import problem, trajectory  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

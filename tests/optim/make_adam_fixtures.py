@@ -3,10 +3,13 @@
 problem (trajectory.py), each option combination, loop vs foreach vs fused; a complex parameter; state_dict
 structure; repr; error texts. Run: .venv/bin/python tests/optim/make_adam_fixtures.py"""
 import os
+import sys
 
 import torch
 
-from trajectory import complex_trajectory, error_text, problem, trajectory, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, write  # noqa: E402
+from trajectory import complex_trajectory, problem, trajectory  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

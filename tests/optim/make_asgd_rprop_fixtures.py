@@ -5,10 +5,13 @@ loop (PyTorch's CPU default) and foreach; ASGD's running average "ax"; groups; s
 structure and repr; error texts.
 Run: .venv/bin/python tests/optim/make_asgd_rprop_fixtures.py"""
 import os
+import sys
 
 import torch
 
-from trajectory import complex_trajectory, data, error_text, flat, loss_of, problem, trajectory, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, write  # noqa: E402
+from trajectory import complex_trajectory, data, loss_of, problem, trajectory  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -4,13 +4,16 @@ vector_to_parameters on the fixed problem's parameters (trajectory.py) and on a 
 gradients through the vector; the aliasing vector_to_parameters leaves; error texts.
 Run: .venv/bin/python tests/optim/make_convert_parameters_fixtures.py"""
 import os
+import sys
 
 import torch
 import torch.nn as nn
 from torch.nn.utils import parameters_to_vector, vector_to_parameters
 from torch.nn.utils.convert_parameters import _check_param_device
 
-from trajectory import error_text, flat, problem, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, write  # noqa: E402
+from trajectory import problem  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

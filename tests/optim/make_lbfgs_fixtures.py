@@ -5,11 +5,14 @@ strong-Wolfe line search; the loss each step returns and the final func_evals / 
 different path through the search shows); state_dict structure and repr; error texts.
 Run: .venv/bin/python tests/optim/make_lbfgs_fixtures.py"""
 import os
+import sys
 import warnings
 
 import torch
 
-from trajectory import data, error_text, flat, loss_of, problem, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, write  # noqa: E402
+from trajectory import data, loss_of, problem  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -7,12 +7,14 @@ MultiplicativeLR given an integer factor. lr_scheduler_int_factor_spec.spl runs 
 Simple. SGD(lr=0.1, momentum=0.9) over one group; the lr after construction and each of 20 steps.
 Run: .venv/bin/python tests/optim/make_lr_scheduler_int_factor_fixtures.py"""
 import os
+import sys
 import warnings
 
 import torch
 from torch.optim import lr_scheduler as L
 
-from trajectory import write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STEPS = 20

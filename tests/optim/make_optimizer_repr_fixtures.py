@@ -6,10 +6,13 @@ exponent form (`1e-08`), one and several groups, by Python PyTorch on the pinned
     .venv/bin/python tests/optim/make_optimizer_repr_fixtures.py
 """
 import os
+import sys
 
 import torch
 
-from trajectory import problem, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import write  # noqa: E402
+from trajectory import problem  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

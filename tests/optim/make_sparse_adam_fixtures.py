@@ -5,10 +5,13 @@ up by a fixed schedule, one of them twice, so that a step touches some rows and 
 each option that changes the update; groups; state_dict structure and repr; error texts.
 Run: .venv/bin/python tests/optim/make_sparse_adam_fixtures.py"""
 import os
+import sys
 
 import torch
 
-from trajectory import error_text, flat, problem, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, write  # noqa: E402
+from trajectory import problem  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

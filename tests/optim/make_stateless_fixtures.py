@@ -6,10 +6,13 @@ saved state's tensors (changed in place), the live parameters and state untouche
 options back after the block, then the live run going on; PyTorch's messages for bad input.
 Run: .venv/bin/python tests/optim/make_stateless_fixtures.py"""
 import os
+import sys
 
 import torch
 
-from trajectory import data, error_text, flat, loss_of, problem, write
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, flat, write  # noqa: E402
+from trajectory import data, loss_of, problem  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

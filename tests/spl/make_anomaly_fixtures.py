@@ -10,8 +10,8 @@ import warnings
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
-from fixture_writer import error_text, write  # noqa: E402  (the one writer of Simple fixture files)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import error_text, write  # noqa: E402  (the one writer of Simple fixture files)
 
 
 def modes():

@@ -9,8 +9,8 @@ import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nn"))
-from fixture_writer import write  # noqa: E402  (the one writer of Simple fixture files)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import write  # noqa: E402  (the one writer of Simple fixture files)
 
 
 def described(t):

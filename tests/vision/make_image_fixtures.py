@@ -26,8 +26,8 @@ from torchvision.io import ImageReadMode, decode_image
 from torchvision.transforms import v2
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
-from fixture_writer import lit  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import lit  # noqa: E402
 
 IMAGES = os.path.join(HERE, "images")
 W, H = 19, 13

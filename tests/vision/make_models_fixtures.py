@@ -32,8 +32,8 @@ import torchvision.models as tvm
 import torchvision.ops as tvops
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nn"))
-from fixture_writer import flat, write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from fixtures import flat, write  # noqa: E402
 
 # name, constructor, seed, input side (vit_b_16 takes 224 only)
 ARCHS = [("resnet18", tvm.resnet18, 1, 64), ("resnet50", tvm.resnet50, 2, 64),
