@@ -3,9 +3,10 @@
 MultiheadAttention) and torch.nn.functional's activations, run by Python PyTorch on the
 pinned wheel. activation_spec.spl lists the same modules in the same order (CASES below).
 
-Each case: manual_seed(100 + i), construct, x = (randn(shape) * scale).requires_grad_(),
-forward, backward with fixtures.py's cos upstream; recorded: repr, parameters, output,
-input gradient, parameter gradients.
+Each case is a fixtures.module_case under its name: manual_seed(100 + i), construct, set the
+training mode, x = (randn(shape) * scale).requires_grad_(), forward, backward with the cos
+upstream; recorded: parameters and their names, state_dict keys, repr, output and its shape,
+parameter and input gradients.
 
     .venv/bin/python tests/nn/make_activation_fixtures.py
 """
@@ -18,7 +19,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from fixtures import error_text, flat, upstream, write  # noqa: E402
+from fixtures import error_text, flat, module_case, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -69,27 +70,8 @@ CASES = [
 def main():
     warnings.simplefilter("ignore")  # Softmax without dim: PyTorch's deprecation warning
     v = {"act_names": [c[0] for c in CASES]}
-    reprs, params, outs, shapes, input_grads, grads = [], [], [], [], [], []
     for i, (name, make, shape, scale, train) in enumerate(CASES):
-        torch.manual_seed(100 + i)
-        m = make()
-        m.train(train)
-        reprs.append(repr(m))
-        params.append([flat(p) for p in m.parameters()])
-        x = (torch.randn(*shape) * scale).requires_grad_()
-        out = m(x)
-        outs.append(flat(out))
-        shapes.append(list(out.shape))
-        (out * upstream(out)).sum().backward()
-        input_grads.append(flat(x.grad))
-        grads.append([flat(p.grad) for p in m.parameters()])
-    v["act_reprs"] = reprs
-    v["act_params"] = params
-    v["act_outs"] = outs
-    v["act_shapes"] = shapes
-    v["act_input_grads"] = input_grads
-    v["act_grads"] = grads
-    v["act_state_keys"] = [list(make().state_dict().keys()) for _, make, _, _, _ in CASES]
+        module_case(v, name, make, lambda: [(torch.randn(*shape) * scale).requires_grad_()], seed=100 + i, train=train)
 
     v["inplace_reprs"] = [repr(m) for m in [nn.ReLU(inplace=True), nn.ELU(alpha=0.5, inplace=True), nn.Hardtanh(inplace=True),
                                               nn.LeakyReLU(0.2, True), nn.Hardsigmoid(inplace=True), nn.Threshold(0.1, 20, True),
@@ -128,7 +110,7 @@ def main():
     v["err_softmax2d"] = error_text(lambda: nn.Softmax2d()(torch.randn(2, 3)))
     v["err_prelu_channels"] = error_text(lambda: nn.PReLU(3)(torch.randn(2, 4)))
 
-    write(os.path.join(HERE, "activation_fixtures.spl"), __file__, v)
+    write(os.path.join(HERE, "activation_fixtures.spl"), __file__, v, index=True)
 
 
 if __name__ == "__main__":

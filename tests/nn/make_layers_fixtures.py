@@ -15,19 +15,14 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from fixtures import error_text, flat, module_case, upstream, write  # noqa: E402
+from fixtures import constructed, error_text, flat, module_case, upstream, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def bn_case(v, name, make, shape, seed):
     """Two training steps (the second with backward), then one forward in eval mode."""
-    torch.manual_seed(seed)
-    m = make()
-    v[name + "_param_names"] = [n for n, _ in m.named_parameters()]
-    v[name + "_params"] = [flat(p) for _, p in m.named_parameters()]
-    v[name + "_state_keys"] = list(m.state_dict().keys())
-    v[name + "_repr"] = repr(m)
+    m = constructed(v, name, make, seed)
     m(torch.randn(*shape))
     x = torch.randn(*shape, requires_grad=True)
     out = m(x)
@@ -197,7 +192,7 @@ def main():
     v["err_bag_psw_shape"] = error_text(lambda: F.embedding_bag(torch.tensor([1, 2]), torch.randn(3, 2), torch.tensor([0]), mode="sum", per_sample_weights=torch.ones(3)))
     v["err_bag_max_freq"] = error_text(lambda: F.embedding_bag(torch.tensor([1]), torch.randn(3, 2), torch.tensor([0]), mode="max", scale_grad_by_freq=True))
 
-    write(os.path.join(HERE, "layers_fixtures.spl"), __file__, v)
+    write(os.path.join(HERE, "layers_fixtures.spl"), __file__, v, index=True)
 
 
 if __name__ == "__main__":

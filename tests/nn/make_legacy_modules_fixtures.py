@@ -59,7 +59,7 @@ def main():
     v["opt_chunking_error"] = error_text(lambda: nn.LinearCrossEntropyOptions(chunking_method="aspect_ratio:0"))
     v["opt_chunk_size_error"] = error_text(lambda: nn.LinearCrossEntropyOptions(batch_chunk_size=0))
     v["opt_dtype_error"] = error_text(lambda: nn.LinearCrossEntropyOptions(acc_dtype=torch.int32))
-    write(os.path.join(HERE, "legacy_modules_fixtures.spl"), __file__, v)
+    write(os.path.join(HERE, "legacy_modules_fixtures.spl"), __file__, v, index=True)
 
 
 if __name__ == "__main__":

@@ -166,7 +166,7 @@ def main():
     v["err_batch"] = error_text(lambda: t(torch.randn(5, 3, 8), torch.randn(4, 2, 8)))
     v["err_feature"] = error_text(lambda: t(torch.randn(5, 3, 8), torch.randn(4, 3, 6)))
 
-    write(os.path.join(HERE, "transformer_fixtures.spl"), __file__, v)
+    write(os.path.join(HERE, "transformer_fixtures.spl"), __file__, v, index=True)
 
 
 if __name__ == "__main__":
