@@ -16,8 +16,16 @@ cd "$(dirname "$0")/.."
 
 # debugoptimized: -O2 -g, so reports carry file:line; b_lundef=false: the
 # plugin leaves ASan's symbols to the executable that loads it.
+# ops_archive: the generated entry points come from build/'s archive, uninstrumented (as the
+# fuzz targets take them): the sanitizers are for the hand-written code (runtime_plugin/meson.build).
+ninja -C build --quiet runtime_plugin/libspl_torch_ops.a
+ops_archive=$PWD/build/runtime_plugin/libspl_torch_ops.a
 [ -f build-asan/build.ninja ] || meson setup build-asan -Dbuildtype=debugoptimized \
-  -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+  -Db_sanitize=address,undefined -Db_lundef=false -Dops_archive="$ops_archive" >/dev/null
+# A build-asan/ configured before the option (or elsewhere) is pointed at it.
+configured=$(meson introspect build-asan --buildoptions |
+  python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "ops_archive"))')
+[ "$configured" = "$ops_archive" ] || meson configure build-asan -Dops_archive="$ops_archive" >/dev/null
 # Instrumented compiles of the LibTorch-heavy sources take over 1 GB each:
 # SPL_TORCH_JOBS lowers the parallelism where memory is short.
 ninja -C build-asan -j"${SPL_TORCH_JOBS:-$(nproc)}" --quiet
