@@ -34,11 +34,14 @@ if [[ " ${TARGETS[*]} " == *" boxed "* || " ${TARGETS[*]} " == *" word "* ]]; th
     mv "$BUILD/ops.a.new" "$BUILD/libspl_torch_ops.a"
   fi
 fi
+# The plugin's core compiles as build/'s unity files (Meson writes them when it configures build/).
+unity=build/runtime_plugin/libspl_torch.so.p
+ls "$unity"/spl_torch-unity*.cpp >/dev/null 2>&1 || { echo "fuzz: $unity holds no unity files: set up build/ first"; exit 1; }
 defines=""
 [ -f "${LT[include]}/ATen/core/Dimname.h" ] && defines="-DSPL_TORCH_HAS_DIMNAME=1"
 nice -n 10 make -s -f tests/fuzz/Makefile -j"$(nproc)" BUILD="$BUILD" LIBTORCH_INCLUDE="${LT[include]}" \
   LIBTORCH_LIBDIR="${LT[libdir]}" LIBTORCH_VERSION="${LT[version]}" LIBTORCH_DEFINES="$defines" \
-  OPS_ARCHIVE="$BUILD/libspl_torch_ops.a" "${TARGETS[@]/#/$BUILD/fuzz_}"
+  OPS_ARCHIVE="$BUILD/libspl_torch_ops.a" UNITY="$unity" "${TARGETS[@]/#/$BUILD/fuzz_}"
 
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -14,18 +14,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# debugoptimized: -O2 -g, so reports carry file:line; b_lundef=false: the
-# plugin leaves ASan's symbols to the executable that loads it.
+# -O1 -g1: the sanitizers' usual optimization, and line tables only, so reports carry file:line
+# (debug information for LibTorch's templates was most of an instrumented compile's time);
+# b_lundef=false: the plugin leaves ASan's symbols to the executable that loads it.
 # ops_archive: the generated entry points come from build/'s archive, uninstrumented (as the
 # fuzz targets take them): the sanitizers are for the hand-written code (runtime_plugin/meson.build).
 ninja -C build --quiet runtime_plugin/libspl_torch_ops.a
-ops_archive=$PWD/build/runtime_plugin/libspl_torch_ops.a
-[ -f build-asan/build.ninja ] || meson setup build-asan -Dbuildtype=debugoptimized \
-  -Db_sanitize=address,undefined -Db_lundef=false -Dops_archive="$ops_archive" >/dev/null
-# A build-asan/ configured before the option (or elsewhere) is pointed at it.
-configured=$(meson introspect build-asan --buildoptions |
-  python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "ops_archive"))')
-[ "$configured" = "$ops_archive" ] || meson configure build-asan -Dops_archive="$ops_archive" >/dev/null
+options=(-Doptimization=1 -Ddebug=true -Dc_args=-g1 -Dcpp_args=-g1 -Db_sanitize=address,undefined -Db_lundef=false
+         -Dops_archive="$PWD/build/runtime_plugin/libspl_torch_ops.a")
+if [ ! -f build-asan/build.ninja ]; then
+  meson setup build-asan "${options[@]}" >/dev/null
+else
+  # A build-asan/ configured with other options (older ones, or a checkout elsewhere) is set to these.
+  meson configure build-asan "${options[@]}" >/dev/null
+fi
 # Instrumented compiles of the LibTorch-heavy sources take over 1 GB each:
 # SPL_TORCH_JOBS lowers the parallelism where memory is short.
 ninja -C build-asan -j"${SPL_TORCH_JOBS:-$(nproc)}" --quiet

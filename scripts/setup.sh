@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One-time (and idempotent, fast when done) setup: Debian packages, the
-# pinned torch in .venv, and configured + built `build/`, `build-1.13/` and
-# `build-asan/`.
+# pinned torch in .venv, and configured + built `build/` and `build-1.13/`
+# (scripts/test.sh builds `build-asan/` and the fuzz targets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

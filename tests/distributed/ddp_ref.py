@@ -69,9 +69,10 @@ dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=60))
 rank = dist.get_rank()
 n = dist.get_world_size()
 share = BATCH // n
-for kind in ["ddp", "nosync", "unused", "bn"]:
+for kind in ["ddp", "nosync", "unused", "bn", "static"]:
     model_kind = kind if kind in ("unused", "bn") else "plain"
-    ddp = DistributedDataParallel(make_model(model_kind, rank), find_unused_parameters=kind == "unused")
+    ddp = DistributedDataParallel(make_model(model_kind, rank), find_unused_parameters=kind == "unused",
+                                  static_graph=kind == "static")
     show(f"{kind} init", ddp.parameters())
     train(ddp, rank * share, (rank + 1) * share, kind == "nosync")
     show(kind, ddp.parameters())

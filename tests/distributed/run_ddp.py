@@ -3,7 +3,8 @@
 - 2 Simple ranks of ddp.spl and 2 Python ranks of ddp_ref.py (PyTorch's DDP): every printed
   line equal, rank by rank (exactly: the same ATen calls in the same order);
 - DDP on 2 ranks of 16 equals one process on the batch of 32 (`single`) within 1e-6, for
-  plain DDP, no_sync accumulation and find_unused_parameters;
+  plain DDP, no_sync accumulation, find_unused_parameters and a static graph (20 iterations:
+  what one rank, where every reduction is the identity, cannot show);
 - one process group, two languages: rank 0 runs ddp_ref.py (Python), rank 1 ddp.spl (Simple);
   both ranks' parameters after 20 steps are identical to each other and to the all-Python run.
 
@@ -90,12 +91,12 @@ def main():
                   ("" if s.get(name) == p[name] else f": Simple {s.get(name)} Python {p[name]}"))
         check(not sorted(set(s) - set(p)), f"rank {rank}: no result Python lacks")
         n = len(s["single"])
-        for kind in ("ddp", "nosync", "unused"):
+        for kind in ("ddp", "nosync", "unused", "static"):
             d = max_diff(s.get(kind, [])[:n], s["single"])
             check(d <= 1e-6, f"2 ranks x 16 = 1 process x 32 after 20 steps, {kind}, rank {rank}: max |diff| {d:.2e}")
         check(s["unused"][n:] == s["unused init"][n:] and len(s["unused"]) == n + 9,
               f"find_unused_parameters, rank {rank}: the unused branch is left as rank 0 made it")
-    for kind in ("ddp", "nosync", "unused", "bn"):
+    for kind in ("ddp", "nosync", "unused", "bn", "static"):
         check(simple[0][kind] == simple[1][kind], f"{kind}: both Simple ranks hold the same parameters")
         check(mixed[0][kind] == mixed[1][kind],
               f"one group, two languages, {kind}: Python rank 0 and Simple rank 1 hold identical parameters")

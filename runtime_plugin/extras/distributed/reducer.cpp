@@ -18,10 +18,12 @@
 #define SPL_TORCH_HAS_REDUCER 1
 #include <torch/csrc/distributed/c10d/comm.hpp>
 #include <torch/csrc/distributed/c10d/reducer.hpp>
+#include <torch/csrc/autograd/engine.h>
 #else
 #define SPL_TORCH_HAS_REDUCER 0
 #endif
 
+#include <atomic>
 #include <memory>
 #include <unordered_map>
 
@@ -37,11 +39,15 @@ public:
     const char* kind() const noexcept override { return kKind; }
     const c10::intrusive_ptr<c10d::ProcessGroup> group;
     const std::unique_ptr<c10d::Reducer> reducer;
+    // A static graph's delayed all-reduce has been queued (DDP's _static_graph_delay_allreduce_enqueued).
+    std::atomic<bool> delay_enqueued{false};
 };
 
-c10d::Reducer& reducer_of(int64_t handle) {
-    return *spl::HandleTable::instance().object<ReducerObject>(handle, "reducer", ReducerObject::kKind)->reducer;
+std::shared_ptr<ReducerObject> reducer_object(int64_t handle) {
+    return spl::HandleTable::instance().object<ReducerObject>(handle, "reducer", ReducerObject::kKind);
 }
+
+c10d::Reducer& reducer_of(int64_t handle) { return *reducer_object(handle)->reducer; }
 
 // The ProcessGroup the Reducer and the coalesced broadcast run on.
 c10::intrusive_ptr<c10d::ProcessGroup> process_group(int64_t group) {
@@ -120,6 +126,29 @@ SPL_TORCH_EXPORT void rt_torch_dist_reducer_prepare_for_backward(int64_t reducer
                        [&] { reducer_of(reducer).prepare_for_backward(spl::tensor_list(outputs, "outputs")); });
 }
 
+// DDP's _DDPSink for a static graph: in the first iteration the Reducer only counts the
+// gradients' hooks, and the gradients are all-reduced once backward has ended, by the
+// delay_all_reduce that _DDPSink's backward queues on the autograd engine. Here a hook on each
+// output that requires grad queues it (once: the first backward through any of them); after
+// that this does nothing, as DDP stops adding the sink. The hooks hold the reducer weakly.
+SPL_TORCH_EXPORT void rt_torch_dist_reducer_delay_all_reduce_after_backward(int64_t reducer, SplI64Array outputs) {
+    spl::guarded<void>(__func__, [&] {
+        auto object = reducer_object(reducer);
+        if (object->delay_enqueued) return;
+        std::weak_ptr<ReducerObject> weak = object;
+        for (const at::Tensor& t : spl::tensor_list(outputs, "outputs")) {
+            if (!t.requires_grad()) continue;
+            t.register_hook([weak](const at::Tensor&) {
+                auto r = weak.lock();
+                if (!r || r->delay_enqueued.exchange(true)) return;
+                torch::autograd::Engine::get_default_engine().queue_callback([weak] {
+                    if (auto live = weak.lock()) live->reducer->delay_all_reduce();
+                });
+            });
+        }
+    });
+}
+
 // torch.distributed._broadcast_coalesced: `tensors` from rank `src`, in buckets of buffer_size bytes.
 SPL_TORCH_EXPORT void rt_torch_dist_broadcast_coalesced(int64_t group, SplI64Array tensors, int64_t buffer_size,
                                                         int64_t src) {
@@ -160,6 +189,9 @@ SPL_TORCH_EXPORT bool rt_torch_dist_reducer_rebuild_buckets(int64_t) {
 SPL_TORCH_EXPORT void rt_torch_dist_reducer_prepare_for_backward(int64_t, SplI64Array) {
     spl::guarded<void>(__func__, [] { no_reducer(); });
 }
+SPL_TORCH_EXPORT void rt_torch_dist_reducer_delay_all_reduce_after_backward(int64_t, SplI64Array) {
+    spl::guarded<void>(__func__, [] { no_reducer(); });
+}
 SPL_TORCH_EXPORT void rt_torch_dist_broadcast_coalesced(int64_t, SplI64Array, int64_t, int64_t) {
     spl::guarded<void>(__func__, [] { no_reducer(); });
 }
@@ -174,4 +206,5 @@ SPL_EXTRA(rt_torch_dist_reducer_new, "group", "params", "expect_sparse", "limits
 SPL_EXTRA(rt_torch_dist_reducer_prepare_for_forward, "reducer")
 SPL_EXTRA(rt_torch_dist_reducer_rebuild_buckets, "reducer")
 SPL_EXTRA(rt_torch_dist_reducer_prepare_for_backward, "reducer", "outputs")
+SPL_EXTRA(rt_torch_dist_reducer_delay_all_reduce_after_backward, "reducer", "outputs")
 SPL_EXTRA(rt_torch_dist_broadcast_coalesced, "group", "tensors", "buffer_size", "src")
