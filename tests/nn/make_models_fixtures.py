@@ -52,7 +52,7 @@ def main():
     v["cnn_running_mean"] = flat(m.features[1].running_mean)
     v["cnn_running_var"] = flat(m.features[5].running_var)
     module_case(v, "cnn_eval", CNN, lambda: [torch.randn(4, 1, 10, 10, requires_grad=True)], seed=12, train=False)
-    m, _ = module_case(v, "scaled", Scaled, lambda: [torch.randn(4, 3)], seed=13)
+    m, _ = module_case(v, "scaled", Scaled, lambda: [torch.randn(4, 3, requires_grad=True)], seed=13)
     v["scaled_buffer_names"] = [n for n, _ in m.named_buffers()]
     torch.manual_seed(14)
     a, p, n = torch.randn(4, 3, requires_grad=True), torch.randn(4, 3), torch.randn(4, 3)
