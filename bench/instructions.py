@@ -14,6 +14,14 @@ torch`) to the first add's result, its instructions and wall time (best of 5).
 
     bench/instructions.py            # about 15 minutes on 2 cores (Python's import under valgrind)
     bench/instructions.py add calls  # some rows only
+    bench/instructions.py --guard    # the per-op guard (test `per-op instructions`), below
+
+The guard keeps the cost of one operator from creeping up unnoticed: a one-element add through
+lib.torch (`a + b` in a Simple loop) against the same add called directly on LibTorch from C
+(`icount_calls direct`), both counted here, must stay within GUARD_RATIO. Against the direct
+call rather than Python: the same kernels on both sides whatever the machine's vector width, and
+no Python start-up under valgrind (a minute) in CI. It exits 1 above the ratio, 77 (a skip)
+without valgrind.
 """
 import os
 import re
@@ -24,7 +32,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.path.join(ROOT, "build")
+BUILD = os.environ.get("SPL_TORCH_BUILD") or os.path.join(ROOT, "build")  # the meson test names its own
 SPLRUN = os.path.join(BUILD, "host", "splrun")
 PYTHON = os.path.join(ROOT, ".venv", "bin", "python")
 PLUGIN = os.path.join(BUILD, "runtime_plugin", "libspl_torch.so")
@@ -110,7 +118,29 @@ def startup():
           f"{p_s:6.3f} s   ratio {s_ir / p_ir:.3f}x instructions, {s_s / p_s:.2f}x time   {TARGETS['startup']}")
 
 
+# Simple's add over the direct at::add. Python eager's add is about 1.58x the direct call; the
+# host's own cost per operator sits well under it, and a change that walks a body the host used
+# to plan (or allocates per call) moves this ratio by a tenth or more.
+GUARD_RATIO = 1.33
+
+
+def guard():
+    if subprocess.run(["valgrind", "--version"], capture_output=True).returncode != 0:
+        print("skipped: valgrind is not installed")
+        return 77
+    (_, simple_add, n1, n2, _), direct = WORKLOADS["add"][0], WORKLOADS["calls"][0]
+    s_ir = per_iteration(simple_add, n1, n2)
+    d_ir = per_iteration(direct[1], direct[2], direct[3])
+    ratio = s_ir / d_ir
+    verdict = "ok" if ratio <= GUARD_RATIO else "FAIL"
+    print(f"{verdict}   1-element add: Simple {s_ir:.0f} instructions, at::add called directly {d_ir:.0f}: "
+          f"{ratio:.3f}x (the guard: at most {GUARD_RATIO}x)")
+    return 0 if verdict == "ok" else 1
+
+
 def main():
+    if sys.argv[1:] == ["--guard"]:
+        sys.exit(guard())
     rows = sys.argv[1:] or list(WORKLOADS) + ["startup"]
     for row in rows:
         if row == "startup":

@@ -6,10 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # python3-torch: Debian's Python torch (1.13), the other LibTorch that lib.python must refuse to
-# share tensors with (tests/python/check_other_torch.py).
+# share tensors with (tests/python/check_other_torch.py). valgrind: the per-op instruction guard.
 APT_PACKAGES=(meson ninja-build pkg-config g++ python3 python3-venv libyaml-cpp-dev nlohmann-json3-dev
               doctest-dev libbenchmark-dev libclang-dev libtorch-dev clang-format clang libclang-rt-14-dev
-              libgloo-dev libpng-dev libjpeg62-turbo-dev python3-torch)
+              libgloo-dev libpng-dev libjpeg62-turbo-dev python3-torch valgrind)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

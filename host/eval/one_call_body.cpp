@@ -119,14 +119,19 @@ const Value* read_arg(const PlannedArg& a, const Value* const* slots) {
     return nullptr;
 }
 
-// The wrapping class when it builds its instance from one field, as `C(f: v)` would here.
+// The wrapping class when `C(f: v)` here builds its instance from v as its first field f, every
+// other field taking its literal default (which the constructor would copy in unconverted).
 ClassObj* wrap_class(const OneCallBody& w, const FunctionObj& fn) {
     const Value& v = *w.wrap->global;
     if (!v.is(ObjType::Class)) return nullptr;
     auto* cls = v.as<ClassObj>();
     if (!cls->ctor.is_nil() && fn.owner != cls) return nullptr;
     if (w.wrap_checked == cls) return cls;
-    if (cls->field_names.size() != 1 || (!w.wrap_field.empty() && w.wrap_field != cls->field_names[0])) return nullptr;
+    if (cls->field_names.empty() || (!w.wrap_field.empty() && w.wrap_field != cls->field_names[0])) return nullptr;
+    const auto& fields = cls->decl->init.params;
+    for (size_t i = 1; i < fields.size(); ++i)
+        if (!fields[i].default_value || !ast::is_literal(*fields[i].default_value) || fields[i].to_float)
+            return nullptr;
     w.wrap_checked = cls; // fields are fixed when the class is made
     return cls;
 }
@@ -200,6 +205,9 @@ std::shared_ptr<const OneCallBody> plan_one_call_body(const ast::FnProto& p) {
     result = Value(inst);
     if (cls->decl->init.params[0].to_float && r.is_int()) r = Value::number(static_cast<double>(r.as_int()));
     inst->fields[0] = std::move(r);
+    const auto& fields = cls->decl->init.params;
+    for (size_t i = 1; i < fields.size(); ++i)
+        inst->fields[i] = static_cast<const ast::Literal&>(*fields[i].default_value).value;
     return true;
 }
 

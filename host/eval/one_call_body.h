@@ -16,9 +16,9 @@
 // call; from then on Interpreter::invoke, once it has bound the arguments to the parameter
 // slots (the one place a call is bound), runs the body's plan instead: the extern's
 // arguments read straight from those slots, the extern called through call_extern_params,
-// the one-field instance built as the constructor would. Anything the plan does not cover
-// when it runs (a name that is no longer an extern, a field that is not there) walks the
-// body instead, which reports errors as always.
+// the instance built as the constructor would (its other fields take their literal defaults).
+// Anything the plan does not cover when it runs (a name that is no longer an extern, a field
+// that is not there) walks the body instead, which reports errors as always.
 #pragma once
 
 #include "eval/interpreter.h"
