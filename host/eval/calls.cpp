@@ -5,6 +5,7 @@
 #include "eval/interpreter.h"
 #include "eval/overloads.h"
 #include "eval/one_call_body.h"
+#include "eval/shape_checks.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -288,10 +289,12 @@ Value Interpreter::walk_viewed(const FunctionObj* fn, const Value* const* view, 
     return walk_body(p, frame, loc);
 }
 
-// The plan of p's body, once (none with --no-fast-paths), and whether binding for it needs a frame.
+// The plan of p's body, once (none with --no-fast-paths), whether binding for it needs a frame,
+// and its shape types (a function with any is bound in a frame, where they are checked).
 void Interpreter::plan_body(const FnProto& p) {
     if (options_.fast_paths) p.cache->plan = plan_one_call_body(p);
-    p.cache->frameless = p.cache->plan && p.plain_params && p.nslots <= SlotView::kSlots;
+    p.cache->shapes = shape_signature(p);
+    p.cache->frameless = p.cache->plan && p.plain_params && p.nslots <= SlotView::kSlots && !p.cache->shapes;
     p.cache->planned = true;
 }
 
@@ -305,6 +308,19 @@ Value Interpreter::invoke_in_frame(const FunctionObj* fn, const Value* self, Arg
     FrameScope scope(*this, &frame, loc);
     FrameSlots bound{slots};
     bind_parameters(p, self, args, plan, loc, types_checked, bound); // defaults may read earlier parameters
+    ShapeBindings shape_symbols;
+    if (p.cache->shapes) [[unlikely]]
+        check_parameter_shapes(*this, *p.cache->shapes, p, slots, loc, shape_symbols);
+    Value result = run_body_in_frame(fn, body, frame, loc);
+    if (p.cache->shapes) [[unlikely]]
+        check_result_shape(*this, *p.cache->shapes, p, result, loc, shape_symbols);
+    return result;
+}
+
+// A function's body run in its frame: by its plan when it has one and the plan applies, else walked.
+Value Interpreter::run_body_in_frame(const FunctionObj* fn, const OneCallBody* body, CallFrame& frame, SourceLoc loc) {
+    const FnProto& p = *fn->proto;
+    Value* slots = frame.slots;
     if (body) {
         // The plan reads the slots through pointers, as it reads a SlotView: on the C++ stack
         // for the usual few slots, so that a call here allocates nothing.

@@ -38,6 +38,7 @@ namespace spl {
 class ModuleLoader;
 class PluginLoader;
 class SpecRunner;
+struct OneCallBody;
 
 // Storage for evaluated arguments: inline for the usual few, heap beyond.
 class ArgBuffer {
@@ -252,6 +253,7 @@ private:
     [[gnu::noinline]] Value walk_viewed(const FunctionObj* fn, const Value* const* view, SourceLoc loc);
     [[gnu::noinline]] Value invoke_in_frame(const FunctionObj* fn, const Value* self, ArgList& args, ArgPlan* plan,
                                             SourceLoc loc, bool types_checked);
+    Value run_body_in_frame(const FunctionObj* fn, const OneCallBody* body, CallFrame& frame, SourceLoc loc);
     Value walk_body(const ast::FnProto& p, CallFrame& frame, SourceLoc loc);
     // A call of the program's `fn main()` while its top level runs (interpreter.cpp).
     [[gnu::noinline]] Value invoke_main_from_top_level(const FunctionObj* fn, const Value* self, ArgList& args,

@@ -55,8 +55,11 @@ struct SiteCache {
 };
 
 // One function (ast::FnProto): its body's plan, made on its first call.
+struct ShapeSignature;
+
 struct BodyCache {
-    std::shared_ptr<const OneCallBody> plan; // the body as one plugin call (one_call_body.h), or null
+    std::shared_ptr<const OneCallBody> plan;      // the body as one plugin call (one_call_body.h), or null
+    std::shared_ptr<const ShapeSignature> shapes; // its shape types (shape_checks.h), or null
     bool planned = false;
     bool frameless = false; // binding for the plan needs no frame
 };

@@ -49,7 +49,10 @@ public:
             }
             if (accept(Tok::Lt)) {
                 t->generic = true;
-                list(t->args, Tok::Gt);
+                if (names_tensor(t->name) && (at(Tok::LBracket) || (at(Tok::Ident) && peek().kind == Tok::Comma)))
+                    t->shape = shape();
+                else
+                    list(t->args, Tok::Gt);
                 expect(Tok::Gt, "`>` in the generic type");
             }
         }
@@ -67,6 +70,91 @@ public:
     bool at_end() const { return at(Tok::Eof); }
 
 private:
+    static bool names_tensor(const std::string& name) {
+        return name == "Tensor" || (name.size() > 7 && name.compare(name.size() - 7, 7, ".Tensor") == 0);
+    }
+
+    // `[dims]` or `dtype, [dims]` inside a shape type's `<...>`.
+    std::shared_ptr<const ShapeExpr> shape() {
+        auto s = std::make_shared<ShapeExpr>();
+        if (at(Tok::Ident)) {
+            s->dtype = std::string(advance().text);
+            expect(Tok::Comma, "`,` after the shape type's dtype");
+        }
+        expect(Tok::LBracket, "`[` to start the shape's dimensions");
+        bool rest = false;
+        while (!at(Tok::RBracket)) {
+            if (at(Tok::Star) && peek().kind == Tok::Ident) {
+                SourceLoc where = advance().loc;
+                if (rest) throw_error(ErrorKind::Syntax, where, "a shape type has at most one `*name` dimension");
+                rest = true;
+                auto d = std::make_shared<DimExpr>();
+                d->kind = DimExpr::Kind::Rest;
+                d->name = std::string(advance().text);
+                s->dims.push_back(std::move(d));
+            } else {
+                s->dims.push_back(dim_sum());
+            }
+            if (!accept(Tok::Comma)) break;
+        }
+        expect(Tok::RBracket, "`]` to end the shape's dimensions");
+        return s;
+    }
+
+    DimPtr binary(char op, DimPtr lhs, DimPtr rhs) {
+        auto d = std::make_shared<DimExpr>();
+        d->kind = DimExpr::Kind::Binary;
+        d->op = op;
+        d->lhs = std::move(lhs);
+        d->rhs = std::move(rhs);
+        return d;
+    }
+
+    DimPtr dim_sum() {
+        DimPtr d = dim_product();
+        while (at(Tok::Plus) || at(Tok::Minus)) {
+            char op = advance().kind == Tok::Plus ? '+' : '-';
+            d = binary(op, std::move(d), dim_product());
+        }
+        return d;
+    }
+
+    DimPtr dim_product() {
+        DimPtr d = dim_atom();
+        while (at(Tok::Star) || at(Tok::Slash)) {
+            char op = advance().kind == Tok::Star ? '*' : '/';
+            d = binary(op, std::move(d), dim_atom());
+        }
+        return d;
+    }
+
+    DimPtr dim_atom() {
+        NestingGuard nest(nesting_);
+        nest.level(cur().loc, "types");
+        if (accept(Tok::LParen)) {
+            DimPtr d = dim_sum();
+            expect(Tok::RParen, "`)` in the dimension");
+            return d;
+        }
+        auto d = std::make_shared<DimExpr>();
+        if (at(Tok::Int)) {
+            const Token& t = advance();
+            std::string digits;
+            for (char c : t.text)
+                if (c != '_') digits += c;
+            try {
+                d->size = std::stoll(digits);
+            } catch (const std::exception&) {
+                throw_error(ErrorKind::Syntax, t.loc,
+                            "a dimension size must be a decimal integer, found `" + std::string(t.text) + "`");
+            }
+            return d;
+        }
+        d->name = std::string(expect(Tok::Ident, "a dimension (a size, a name, `_` or `*name`)").text);
+        d->kind = d->name == "_" ? DimExpr::Kind::Any : DimExpr::Kind::Symbol;
+        return d;
+    }
+
     // Comma-separated types up to (not including) `close`; a trailing comma is allowed.
     void list(std::vector<TypePtr>& out, Tok close) {
         while (!at(close)) {
@@ -86,11 +174,40 @@ void join(std::string& out, const std::vector<TypePtr>& items) {
 
 TypeRef::TypeRef(TypePtr t) : tree(std::move(t)), text(tree ? to_text(*tree) : std::string()) {}
 
+std::string to_text(const DimExpr& d) {
+    switch (d.kind) {
+    case DimExpr::Kind::Size: return std::to_string(d.size);
+    case DimExpr::Kind::Symbol: return d.name;
+    case DimExpr::Kind::Any: return "_";
+    case DimExpr::Kind::Rest: return "*" + d.name;
+    case DimExpr::Kind::Binary: {
+        // Parenthesized where the written precedence needs it: `(A + B) * C`, `A - (B - C)`.
+        auto precedence = [](const DimExpr& x) {
+            return x.kind != DimExpr::Kind::Binary ? 3 : (x.op == '*' || x.op == '/') ? 2 : 1;
+        };
+        auto side = [&](const DimExpr& x, bool right) {
+            bool needs = precedence(x) < precedence(d) ||
+                         (right && precedence(x) == precedence(d) && (d.op == '-' || d.op == '/'));
+            return needs ? "(" + to_text(x) + ")" : to_text(x);
+        };
+        return side(*d.lhs, false) + " " + d.op + " " + side(*d.rhs, true);
+    }
+    }
+    return "";
+}
+
+std::string to_text(const ShapeExpr& s) {
+    std::string out = "[";
+    for (size_t i = 0; i < s.dims.size(); ++i) out += (i ? ", " : "") + to_text(*s.dims[i]);
+    return out + "]";
+}
+
 std::string to_text(const TypeExpr& t) {
     std::string out;
     switch (t.kind) {
     case TypeExpr::Kind::Named:
         out = t.name;
+        if (t.shape) return out + "<" + (t.shape->dtype.empty() ? "" : t.shape->dtype + ", ") + to_text(*t.shape) + ">";
         if (t.generic) {
             out += "<";
             join(out, t.args);

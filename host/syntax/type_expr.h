@@ -8,6 +8,7 @@
 // extern and a plugin's registration compare as texts.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,6 +20,26 @@ struct Token;
 
 struct TypeExpr;
 using TypePtr = std::shared_ptr<const TypeExpr>;
+
+// One dimension of a shape type (`Tensor<[B, 3, H * W]>`): a size, a symbol (bound per call,
+// like a generic), `_` (any one size), `*name` (any number of dimensions, bound as a whole, as
+// jaxtyping's `*batch`), or `+ - * /` of sizes and symbols.
+struct DimExpr;
+using DimPtr = std::shared_ptr<const DimExpr>;
+struct DimExpr {
+    enum class Kind : unsigned char { Size, Symbol, Any, Rest, Binary };
+    Kind kind = Kind::Size;
+    int64_t size = 0; // Size
+    std::string name; // Symbol, Rest
+    char op = 0;      // Binary: '+', '-', '*' or '/'
+    DimPtr lhs, rhs;  // Binary
+};
+
+// The `<...>` of a shape type: `Tensor<f32, [B, 10]>` (the dtype is optional).
+struct ShapeExpr {
+    std::string dtype; // a Simple scalar name (`f32`), "" when not written
+    std::vector<DimPtr> dims;
+};
 
 struct TypeExpr {
     enum class Kind : unsigned char {
@@ -34,7 +55,13 @@ struct TypeExpr {
     bool generic = false;      // Named: written with `<...>` (even `<>`), so printed with it
     std::vector<TypePtr> args; // see Kind
     TypePtr result;            // Function
+    // Named `Tensor<...>` written with a shape (its args stay empty); null otherwise.
+    std::shared_ptr<const ShapeExpr> shape;
 };
+
+// A shape type's dimensions as written (`[B, C * H]`), and one dimension's text.
+std::string to_text(const ShapeExpr& s);
+std::string to_text(const DimExpr& d);
 
 // A type as a declaration holds it: the tree (null when no type was written)
 // and the canonical text printed from it once, for messages and comparisons.

@@ -1,0 +1,60 @@
+// shape_checks.h — shape types (`Tensor<[B, 3, H, W]>`, `Tensor<f32, [B, 10]>`) checked while a
+// program runs.
+//
+// A function whose parameters or return are written with shape types has its symbols bound at
+// each call from the arguments, consistently across all of them (a symbol is like a generic: one
+// size per call), then the result checked against the same bindings. A mismatch is an error at
+// the call's line that names the parameter, the dimension, the symbol and both sizes:
+//
+//     `y`: dimension 0 is 8 but `B` is 16 (from `pred`)
+//
+// Plain `Tensor` is not checked, and a function without shape types costs nothing here: its
+// signature is null, found once when its body is planned (Interpreter::plan_body).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eval/interpreter.h"
+
+namespace spl {
+
+// The shape types of one function, by slot (self counted).
+struct ShapeSignature {
+    struct Param {
+        size_t slot;
+        std::string name;
+        const ShapeExpr* shape;
+    };
+    std::vector<Param> params;
+    const ShapeExpr* result = nullptr; // null when the return has no shape type
+};
+
+// The function's shape types, or null when it has none.
+std::shared_ptr<const ShapeSignature> shape_signature(const ast::FnProto& p);
+
+// The sizes bound during one call: each symbol's size (or sizes, for `*name`) and where it came from.
+class ShapeBindings {
+public:
+    struct Binding {
+        std::string symbol;
+        std::vector<int64_t> sizes;
+        std::string from; // the parameter that bound it
+    };
+    const Binding* find(const std::string& symbol) const;
+    void bind(std::string symbol, std::vector<int64_t> sizes, std::string from);
+
+private:
+    std::vector<Binding> bindings_;
+};
+
+// Checks and binds the parameters' shapes (slots[i]: slot i's value) at a call made at `loc`.
+void check_parameter_shapes(Interpreter& in, const ShapeSignature& sig, const ast::FnProto& p, const Value* slots,
+                            SourceLoc loc, ShapeBindings& bound);
+
+// Checks a call's result against the return's shape type, with the parameters' bindings.
+void check_result_shape(Interpreter& in, const ShapeSignature& sig, const ast::FnProto& p, const Value& result,
+                        SourceLoc loc, ShapeBindings& bound);
+
+} // namespace spl
