@@ -304,11 +304,12 @@ Value Interpreter::invoke_in_frame(const FunctionObj* fn, const Value* self, Arg
     const OneCallBody* body = p.cache->plan.get();
     StackWindow window(*this, p.nslots);
     Value* slots = window.slots();
+    ShapeBindings shape_symbols;
     CallFrame frame{slots, fn->upvalues.data(), &p, {}, fn->owner};
+    frame.shape_symbols = &shape_symbols;
     FrameScope scope(*this, &frame, loc);
     FrameSlots bound{slots};
     bind_parameters(p, self, args, plan, loc, types_checked, bound); // defaults may read earlier parameters
-    ShapeBindings shape_symbols;
     if (p.cache->shapes) [[unlikely]]
         check_parameter_shapes(*this, *p.cache->shapes, p, slots, loc, shape_symbols);
     Value result = run_body_in_frame(fn, body, frame, loc);

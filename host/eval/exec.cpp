@@ -2,6 +2,7 @@
 #include "eval/attr_hooks.h"
 #include "eval/interpreter.h"
 #include "eval/iterators.h"
+#include "eval/shape_checks.h"
 
 namespace spl {
 
@@ -37,6 +38,10 @@ Status Interpreter::exec(const Stmt& s) {
         const auto& let = static_cast<const Let&>(s);
         Value v = let.init ? eval(*let.init) : Value();
         if (let.to_float && v.is_int()) v = Value::number(static_cast<double>(v.as_int()));
+        if (let.type.tree && let.type.tree->shape) [[unlikely]]
+            check_local_shape(*this, *let.type.tree->shape, v,
+                              let.target->kind == PatKind::Bind ? let.target->name : std::string(), s.loc,
+                              frame_ ? frame_->shape_symbols : nullptr);
         bind_statement_target(*let.target, std::move(v));
         return Status::Normal;
     }

@@ -39,6 +39,7 @@ class ModuleLoader;
 class PluginLoader;
 class SpecRunner;
 struct OneCallBody;
+class ShapeBindings;
 
 // Storage for evaluated arguments: inline for the usual few, heap beyond.
 class ArgBuffer {
@@ -67,9 +68,10 @@ struct CallFrame {
     const Value* upvals;
     const ast::FnProto* proto;
     Value ret;
-    const Obj* owner = nullptr;        // the class of a method running here (constructors: see Interpreter::call)
-    const CallFrame* caller = nullptr; // the frame that called this one (FrameScope)
-    const ast::Stmt* stmt = nullptr;   // the statement running here (exec): where the program is
+    const Obj* owner = nullptr;             // the class of a method running here (constructors: see Interpreter::call)
+    const CallFrame* caller = nullptr;      // the frame that called this one (FrameScope)
+    const ast::Stmt* stmt = nullptr;        // the statement running here (exec): where the program is
+    ShapeBindings* shape_symbols = nullptr; // the call's shape symbols (shape_checks.h), for annotated locals
 };
 
 struct HostOptions {

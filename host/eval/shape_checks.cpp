@@ -206,6 +206,14 @@ void check_parameter_shapes(Interpreter& in, const ShapeSignature& sig, const as
     c.check_pending();
 }
 
+void check_local_shape(Interpreter& in, const ShapeExpr& shape, const Value& v, const std::string& name, SourceLoc loc,
+                       ShapeBindings* bound) {
+    ShapeBindings own;
+    Checker c(in, loc, "shape mismatch", bound ? *bound : own);
+    c.check(v, shape, name.empty() ? "the value" : quoted(name));
+    c.check_pending();
+}
+
 void check_result_shape(Interpreter& in, const ShapeSignature& sig, const ast::FnProto& p, const Value& result,
                         SourceLoc loc, ShapeBindings& bound) {
     if (!sig.result) return;

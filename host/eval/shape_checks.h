@@ -34,7 +34,8 @@ struct ShapeSignature {
 // The function's shape types, or null when it has none.
 std::shared_ptr<const ShapeSignature> shape_signature(const ast::FnProto& p);
 
-// The sizes bound during one call: each symbol's size (or sizes, for `*name`) and where it came from.
+// The sizes bound during one call (its parameters, then its annotated locals): each symbol's size (or sizes, for
+// `*name`) and where it came from.
 class ShapeBindings {
 public:
     struct Binding {
@@ -52,6 +53,11 @@ private:
 // Checks and binds the parameters' shapes (slots[i]: slot i's value) at a call made at `loc`.
 void check_parameter_shapes(Interpreter& in, const ShapeSignature& sig, const ast::FnProto& p, const Value* slots,
                             SourceLoc loc, ShapeBindings& bound);
+
+// Checks an annotated local (`val h: Tensor<[B, 64]> = ...`, named `name`) with the running
+// call's bindings (`bound`; null at a module's top level, where each statement binds its own).
+void check_local_shape(Interpreter& in, const ShapeExpr& shape, const Value& v, const std::string& name, SourceLoc loc,
+                       ShapeBindings* bound);
 
 // Checks a call's result against the return's shape type, with the parameters' bindings.
 void check_result_shape(Interpreter& in, const ShapeSignature& sig, const ast::FnProto& p, const Value& result,
