@@ -23,10 +23,11 @@ if [ "$mode" = apply ]; then
   echo "format: ${#files[@]} files formatted"
   exit 0
 fi
-bad=()
-for f in "${files[@]}"; do
-  clang-format "$f" | cmp -s - "$f" || bad+=("$f")
-done
+# One clang-format run over every file (--dry-run names each file that would change), in a few
+# parallel batches: a process per file took most of the test's time.
+mapfile -t bad < <(printf '%s\0' "${files[@]}" |
+  xargs -0 -n 64 -P "$(nproc)" clang-format --dry-run 2>&1 |
+  sed -n 's/^\(.*\):[0-9]*:[0-9]*: \(error\|warning\): code should be clang-formatted.*/\1/p' | sort -u)
 if ((${#bad[@]})); then
   printf 'not formatted (run scripts/format.sh): %s\n' "${bad[@]}"
   exit 1
