@@ -101,29 +101,19 @@ private:
         return s;
     }
 
-    DimPtr binary(char op, DimPtr lhs, DimPtr rhs) {
-        auto d = std::make_shared<DimExpr>();
-        d->kind = DimExpr::Kind::Binary;
-        d->op = op;
-        d->lhs = std::move(lhs);
-        d->rhs = std::move(rhs);
-        return d;
-    }
-
-    DimPtr dim_sum() {
-        DimPtr d = dim_product();
-        while (at(Tok::Plus) || at(Tok::Minus)) {
-            char op = advance().kind == Tok::Plus ? '+' : '-';
-            d = binary(op, std::move(d), dim_product());
-        }
-        return d;
-    }
-
-    DimPtr dim_product() {
-        DimPtr d = dim_atom();
-        while (at(Tok::Star) || at(Tok::Slash)) {
-            char op = advance().kind == Tok::Star ? '*' : '/';
-            d = binary(op, std::move(d), dim_atom());
+    // `+ -` (level 0) over `* /` (level 1) over atoms, each left-associative.
+    DimPtr dim_sum(int level = 0) {
+        static constexpr Tok kOps[2][2] = {{Tok::Plus, Tok::Minus}, {Tok::Star, Tok::Slash}};
+        static constexpr char kChars[2][2] = {{'+', '-'}, {'*', '/'}};
+        auto operand = [&] { return level == 0 ? dim_sum(1) : dim_atom(); };
+        DimPtr d = operand();
+        while (at(kOps[level][0]) || at(kOps[level][1])) {
+            auto b = std::make_shared<DimExpr>();
+            b->kind = DimExpr::Kind::Binary;
+            b->op = kChars[level][advance().kind == kOps[level][0] ? 0 : 1];
+            b->lhs = std::move(d);
+            b->rhs = operand();
+            d = std::move(b);
         }
         return d;
     }
