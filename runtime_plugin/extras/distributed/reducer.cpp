@@ -130,11 +130,12 @@ SPL_TORCH_EXPORT void rt_torch_dist_reducer_prepare_for_backward(int64_t reducer
 // gradients' hooks, and the gradients are all-reduced once backward has ended, by the
 // delay_all_reduce that _DDPSink's backward queues on the autograd engine. Here a hook on each
 // output that requires grad queues it (once: the first backward through any of them); after
-// that this does nothing, as DDP stops adding the sink. The hooks hold the reducer weakly.
-SPL_TORCH_EXPORT void rt_torch_dist_reducer_delay_all_reduce_after_backward(int64_t reducer, SplI64Array outputs) {
-    spl::guarded<void>(__func__, [&] {
+// that this does nothing and returns false, so that DDP's forward stops asking, as DDP stops
+// adding the sink. The hooks hold the reducer weakly.
+SPL_TORCH_EXPORT bool rt_torch_dist_reducer_delay_all_reduce_after_backward(int64_t reducer, SplI64Array outputs) {
+    return spl::guarded<bool>(__func__, [&] {
         auto object = reducer_object(reducer);
-        if (object->delay_enqueued) return;
+        if (object->delay_enqueued) return false;
         std::weak_ptr<ReducerObject> weak = object;
         for (const at::Tensor& t : spl::tensor_list(outputs, "outputs")) {
             if (!t.requires_grad()) continue;
@@ -146,6 +147,7 @@ SPL_TORCH_EXPORT void rt_torch_dist_reducer_delay_all_reduce_after_backward(int6
                 });
             });
         }
+        return true;
     });
 }
 
@@ -189,8 +191,8 @@ SPL_TORCH_EXPORT bool rt_torch_dist_reducer_rebuild_buckets(int64_t) {
 SPL_TORCH_EXPORT void rt_torch_dist_reducer_prepare_for_backward(int64_t, SplI64Array) {
     spl::guarded<void>(__func__, [] { no_reducer(); });
 }
-SPL_TORCH_EXPORT void rt_torch_dist_reducer_delay_all_reduce_after_backward(int64_t, SplI64Array) {
-    spl::guarded<void>(__func__, [] { no_reducer(); });
+SPL_TORCH_EXPORT bool rt_torch_dist_reducer_delay_all_reduce_after_backward(int64_t, SplI64Array) {
+    return spl::guarded<bool>(__func__, []() -> bool { no_reducer(); });
 }
 SPL_TORCH_EXPORT void rt_torch_dist_broadcast_coalesced(int64_t, SplI64Array, int64_t, int64_t) {
     spl::guarded<void>(__func__, [] { no_reducer(); });
