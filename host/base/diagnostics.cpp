@@ -9,6 +9,12 @@ void throw_error(ErrorKind kind, SourceLoc loc, std::string message) {
     throw ProgramError(kind, std::move(message), loc);
 }
 
+void runtime_error_from(ErrorOrigin origin, SourceLoc loc, std::string message) {
+    ProgramError e(ErrorKind::Runtime, std::move(message), loc);
+    e.origin = origin;
+    throw e;
+}
+
 namespace {
 
 // Spaces that line up with column `col` of `line` (tabs kept as tabs so the

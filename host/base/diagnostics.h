@@ -25,6 +25,14 @@ enum class ErrorKind {
     Runtime, // evaluation, including errors reported by a plugin
 };
 
+// Who raised a runtime error: `splrun check` reports the errors a plugin (LibTorch's own checks)
+// and the shape types raise, and leaves the program's own errors to a run.
+enum class ErrorOrigin {
+    Program,   // the evaluator, a builtin, or the program's `error(...)`
+    Plugin,    // an extern fn's call failed: the plugin's message
+    ShapeType, // a shape type did not hold (eval/shape_checks.h)
+};
+
 struct TraceEntry {
     std::string function; // the function that was running
     SourceLoc call_site;  // where it was called from
@@ -41,6 +49,7 @@ public:
     SourceLoc loc;
     std::vector<std::string> notes; // extra lines printed after the source excerpt
     std::vector<TraceEntry> trace;  // innermost call first
+    ErrorOrigin origin = ErrorOrigin::Program;
 };
 
 // A failed `expect(...)` in a spec. A distinct type so that `expect_error`
@@ -66,6 +75,9 @@ inline constexpr const char* nil_operand_hint =
 [[noreturn]] inline void runtime_error(SourceLoc loc, std::string message) {
     throw_error(ErrorKind::Runtime, loc, std::move(message));
 }
+
+// A runtime error raised with its origin (a plugin's failure, a shape type's mismatch).
+[[noreturn]] void runtime_error_from(ErrorOrigin origin, SourceLoc loc, std::string message);
 
 std::string format_error(const ProgramError& e);
 // The location format_error shows first: where the error was raised, or, for

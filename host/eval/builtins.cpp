@@ -17,6 +17,7 @@ namespace spl {
 namespace {
 
 Value b_print(Interpreter& in, ArgList& args, SourceLoc loc) {
+    if (in.options().shapes_only) return Value(); // `splrun check`: the values need not be formatted
     std::string line;
     for (int i = 0; i < args.count; ++i) {
         if (i) line += ' ';
@@ -269,6 +270,7 @@ Value b_stdout_is_terminal(Interpreter&, ArgList&, SourceLoc) { return Value::bo
 // print_inline(text): the text without a newline, flushed at once (a progress
 // bar rewrites its line with "\r...").
 Value b_print_inline(Interpreter& in, ArgList& args, SourceLoc loc) {
+    if (in.options().shapes_only) return Value();
     in.out(in.display(args[0], loc));
     std::fflush(stdout);
     return Value();

@@ -222,35 +222,36 @@ Value Interpreter::invoke_main_from_top_level(const FunctionObj* fn, const Value
     return r;
 }
 
-int Interpreter::run_program(const std::string& path) {
-    int status = 0;
+// Loads and runs the program, then its `main` unless the top level called it; returns the main
+// module and sets `status` from main's result. Throws the error that stops it.
+Value Interpreter::run_main(const std::string& path, int& status) {
+    top_level_main_.path = path;
+    top_level_main_.watching = true;
+    Value mod;
     try {
-        top_level_main_.path = path;
-        top_level_main_.watching = true;
-        Value mod;
-        try {
-            mod = modules_->load_main(path);
-        } catch (...) {
-            top_level_main_.watching = false;
-            throw;
-        }
+        mod = modules_->load_main(path);
+    } catch (...) {
         top_level_main_.watching = false;
-        auto* m = mod.as<ModuleObj>();
-        int g = m->find_global("main");
-        if (g >= 0 && m->globals[static_cast<size_t>(g)].is(ObjType::Function)) {
-            Value main_fn = m->globals[static_cast<size_t>(g)];
-            bool ran = top_level_main_.called == main_fn.as<FunctionObj>()->proto;
-            Value r =
-                ran ? std::move(top_level_main_.result) : call_with(main_fn, {}, main_fn.as<FunctionObj>()->proto->loc);
-            top_level_main_.result.reset();
-            if (r.is_int()) status = static_cast<int>(r.as_int());
-            if (r.is(ObjType::Variant) && r.as<VariantObj>()->type == result_ && r.as<VariantObj>()->index == 1)
-                runtime_error(main_fn.as<FunctionObj>()->proto->loc, "`main` returned " + repr(r, SourceLoc{}));
-        }
-    } catch (const ProgramError& e) {
-        report_error(e);
-        status = 1;
+        throw;
     }
+    top_level_main_.watching = false;
+    auto* m = mod.as<ModuleObj>();
+    int g = m->find_global("main");
+    if (g >= 0 && m->globals[static_cast<size_t>(g)].is(ObjType::Function)) {
+        Value main_fn = m->globals[static_cast<size_t>(g)];
+        bool ran = top_level_main_.called == main_fn.as<FunctionObj>()->proto;
+        Value r = ran ? std::move(top_level_main_.result) : call_with(main_fn, {}, main_fn.as<FunctionObj>()->proto->loc);
+        top_level_main_.result.reset();
+        if (r.is_int()) status = static_cast<int>(r.as_int());
+        if (r.is(ObjType::Variant) && r.as<VariantObj>()->type == result_ && r.as<VariantObj>()->index == 1)
+            runtime_error(main_fn.as<FunctionObj>()->proto->loc, "`main` returned " + repr(r, SourceLoc{}));
+    }
+    return mod;
+}
+
+// What ends every run: the spec summary (a program may hold examples), callables and globals
+// released, output flushed; the exit status.
+int Interpreter::end_program(int status) {
     if (spec_->examples_run() > 0) {
         spec_->print_summary();
         if (spec_->failed() > 0) status = 1;
@@ -260,6 +261,32 @@ int Interpreter::run_program(const std::string& path) {
     std::fflush(stdout);
     if (drop_errors_ > 0 && status == 0) status = 1;
     return status;
+}
+
+int Interpreter::run_program(const std::string& path) {
+    int status = 0;
+    try {
+        run_main(path, status);
+    } catch (const ProgramError& e) {
+        report_error(e);
+        status = 1;
+    }
+    return end_program(status);
+}
+
+std::optional<ProgramError> Interpreter::run_program_for_check(const std::string& path,
+                                                               const std::function<void(const ModuleObj&)>& probe) {
+    int status = 0;
+    std::optional<ProgramError> stopped;
+    try {
+        run_main(path, status);
+    } catch (const ProgramError& e) {
+        stopped = e;
+    }
+    // The module is loaded even when its top level stopped: its functions can still be called.
+    if (const ModuleObj* m = modules_->main_module()) probe(*m);
+    end_program(status);
+    return stopped;
 }
 
 int Interpreter::run_tests(const std::vector<std::string>& spec_files) {

@@ -19,6 +19,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,6 +86,9 @@ struct HostOptions {
     // --no-fast-paths: every call runs as written, through boxed thunks (typed_call.h and
     // one_call_body.h off), to check those paths against it.
     bool fast_paths = true;
+    // `splrun check`'s run: `print` formats and writes nothing (the check prints only what it
+    // finds); the plugin is told by SPL_TORCH_SHAPES_ONLY (tools/shape_run.h).
+    bool shapes_only = false;
 };
 
 class Interpreter final : public DropRunner, public PluginCaller, public CacheAllocator {
@@ -96,6 +100,10 @@ public:
 
     // splrun FILE: the exit status (errors are printed).
     int run_program(const std::string& path);
+    // splrun check's run of FILE: runs it as run_program does, then calls `probe` with the main
+    // module (when it loaded); returns the error that stopped the run, unprinted.
+    std::optional<ProgramError> run_program_for_check(const std::string& path,
+                                                      const std::function<void(const ModuleObj&)>& probe);
     // splrun test: runs every spec file; the exit status.
     int run_tests(const std::vector<std::string>& spec_files);
 
@@ -171,6 +179,8 @@ public:
     Value eval_detached(const ast::Expr& e, uint32_t nslots);
 
 private:
+    Value run_main(const std::string& path, int& status);
+    int end_program(int status);
     friend class StackWindow;
     friend class FrameScope;
 

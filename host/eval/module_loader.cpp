@@ -192,6 +192,7 @@ Value ModuleLoader::load_file(const std::string& file, const std::string& name) 
     try {
         bind_uses(*m);
         resolve_module(*m, in_, builtin_names());
+        if (main_file) last_main_ = v; // kept even if its top level stops (main_module)
         in_.execute_module(*m);
     } catch (...) {
         loading_.pop_back();
@@ -212,7 +213,15 @@ void ModuleLoader::retire(const Value& module) {
     m->clear_globals(true);
 }
 
+const ModuleObj* ModuleLoader::main_module() const {
+    return last_main_.is_nil() ? nullptr : last_main_.as<ModuleObj>();
+}
+
 void ModuleLoader::release_all() {
+    if (!last_main_.is_nil()) { // when its top level stopped, it is not in order_
+        last_main_.as<ModuleObj>()->clear_globals(false);
+        last_main_.as<ModuleObj>()->clear_globals(true);
+    }
     // Every module's data first (objects die while all code still exists).
     for (size_t i = order_.size(); i-- > 0;) order_[i].as<ModuleObj>()->clear_globals(false);
     for (size_t i = order_.size(); i-- > 0;) order_[i].as<ModuleObj>()->clear_globals(true);

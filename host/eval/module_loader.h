@@ -42,6 +42,9 @@ public:
     // Drops a finished main module's globals now (its objects die), keeping
     // its code, which functions and classes still point into.
     void retire(const Value& module);
+    // The last program file loaded whose names resolved, whether or not its top level ran to the
+    // end; null before one. (`splrun check` calls its functions after the run.)
+    const ModuleObj* main_module() const;
     // At the end: drops every module's globals, last loaded first.
     void release_all();
 
@@ -59,6 +62,7 @@ private:
     std::unordered_map<std::string, Value> cache_; // by file path
     std::vector<Value> order_;                     // completed loads, in order
     std::vector<std::string> loading_;             // the import chain being loaded (cycles)
+    Value last_main_;                              // main_module()
 };
 
 } // namespace spl

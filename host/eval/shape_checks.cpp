@@ -13,7 +13,8 @@ const ShapeExpr* shape_of(const TypeExpr* t) {
     return t->kind == TypeExpr::Kind::Named ? t->shape.get() : nullptr;
 }
 
-// A shape type's dtype, written with Simple's scalar names, as PyTorch names it.
+} // namespace
+
 const char* torch_dtype(const std::string& simple) {
     static const std::pair<const char*, const char*> names[] = {
         {"f16", "float16"}, {"bf16", "bfloat16"}, {"f32", "float32"},   {"f64", "float64"},
@@ -24,6 +25,8 @@ const char* torch_dtype(const std::string& simple) {
     return nullptr;
 }
 
+namespace {
+
 std::string sizes_text(const std::vector<int64_t>& sizes) {
     std::string out = "[";
     for (size_t i = 0; i < sizes.size(); ++i) out += (i ? ", " : "") + std::to_string(sizes[i]);
@@ -32,9 +35,7 @@ std::string sizes_text(const std::vector<int64_t>& sizes) {
 
 std::string quoted(const std::string& name) { return "`" + name + "`"; }
 
-// A dimension's size under the bindings so far; false while a symbol in it is unbound. A
-// division that leaves a remainder gives kNotWhole, which no size equals.
-constexpr int64_t kNotWhole = -1;
+} // namespace
 
 bool evaluate(const DimExpr& d, const ShapeBindings& bound, int64_t& out) {
     switch (d.kind) {
@@ -60,6 +61,8 @@ bool evaluate(const DimExpr& d, const ShapeBindings& bound, int64_t& out) {
     }
     return false;
 }
+
+namespace {
 
 // One value against one shape type: its sizes (and dtype) read through the value's own size()
 // and dtype, symbols bound or compared, expressions left in `pending` for when all are bound.
@@ -117,7 +120,9 @@ private:
         std::string what;
     };
 
-    [[noreturn]] void fail(const std::string& message) { runtime_error(loc_, context_ + ": " + message); }
+    [[noreturn]] void fail(const std::string& message) {
+        runtime_error_from(ErrorOrigin::ShapeType, loc_, context_ + ": " + message);
+    }
 
     std::vector<int64_t> sizes_of(const Value& v, const std::string& what) {
         Value size = in_.find_method(v, "size");

@@ -31,6 +31,16 @@ struct ShapeSignature {
     const ShapeExpr* result = nullptr; // null when the return has no shape type
 };
 
+// A shape type's dtype, written with Simple's scalar names (`f32`), as PyTorch names it
+// (`float32`); null for a name that is none.
+const char* torch_dtype(const std::string& simple);
+
+class ShapeBindings;
+// A dimension's size under the bindings so far; false while a symbol in it is unbound. A
+// division that leaves a remainder gives kNotWhole, which no size equals.
+constexpr int64_t kNotWhole = -1;
+bool evaluate(const DimExpr& d, const ShapeBindings& bound, int64_t& out);
+
 // The function's shape types, or null when it has none.
 std::shared_ptr<const ShapeSignature> shape_signature(const ast::FnProto& p);
 

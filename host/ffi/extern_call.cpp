@@ -117,7 +117,7 @@ void raise_callback_error(PluginCaller& in, const ast::ExternDecl& d, SourceLoc 
     const std::string text =
         message && *message ? std::string(message) : "`" + ex.decl->name + "` failed (the plugin gave no message)";
     raise_callback_error(in, *ex.decl, loc, text);
-    runtime_error(loc, text);
+    runtime_error_from(ErrorOrigin::Plugin, loc, text);
 }
 
 Value call_boxed(PluginCaller& in, const ExternObj& ex, const Value* const* by_param, size_t nargs, SourceLoc loc) {
@@ -150,7 +150,7 @@ Value call_boxed(PluginCaller& in, const ExternObj& ex, const Value* const* by_p
                                   ? std::string(result.as.text.ptr, static_cast<size_t>(result.as.text.len))
                                   : "`" + d.name + "` failed (the plugin gave no message)";
         raise_callback_error(in, d, loc, message);
-        runtime_error(loc, message);
+        runtime_error_from(ErrorOrigin::Plugin, loc, message);
     }
     return unbox(result, ex.ret.kind, ex.ret.elem);
 }

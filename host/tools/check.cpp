@@ -8,10 +8,12 @@
 #include "eval/module_loader.h"
 #include "resolve/checks/checks.h"
 #include "syntax/parser.h"
+#include "tools/shape_run.h"
 
 namespace spl {
 
-int run_check(const std::vector<std::string>& files, const std::vector<std::string>& lib_roots) {
+int run_check(const std::vector<std::string>& files, const HostOptions& options, bool unknown) {
+    const std::vector<std::string>& lib_roots = options.lib_roots;
     SourceManager sources;
     int status = 0;
     for (const std::string& path : files) {
@@ -33,7 +35,16 @@ int run_check(const std::vector<std::string>& files, const std::vector<std::stri
             std::fflush(stdout);
             std::fputs(format_error(e).c_str(), stderr);
             if (status == 0) status = 1;
+            continue; // a file that does not parse is not run
         }
+        const ShapeRunResult shapes = run_for_shapes(path, options);
+        for (const ShapeFinding& f : shapes.findings)
+            std::printf("%s: shape error: %s\n", f.where.c_str(), f.message.c_str());
+        if (!shapes.findings.empty() && status == 0) status = 1;
+        if (unknown)
+            for (const std::string& u : shapes.unknown)
+                std::fprintf(stderr, "note: the shapes-only run of %s stopped (not checked past it): %s\n", path.c_str(),
+                             u.c_str());
     }
     std::fflush(stdout);
     return status;

@@ -3,7 +3,7 @@
 //   splrun [options] FILE.spl [ARGS...]     run a program
 //   splrun [options] test PATH...           run SSpec files (*_spec.spl under each PATH)
 //   splrun [options] doctor                 report what it would load and any mismatch
-//   splrun check FILE.spl...                static checks, nothing run (tools/check.h)
+//   splrun check [--unknown] FILE.spl...    static checks and the shapes-only run (tools/check.h)
 //   splrun --nproc-per-node N [launcher flags] [options] FILE.spl [ARGS...]
 //                                           N workers of the rest, as torchrun (tools/launcher.h)
 //
@@ -11,7 +11,6 @@
 // -h, --version.
 // Environment: SIMPLE_LIB (library roots, ':'-separated), SIMPLE_SFFI_PATH
 // (plugin directories, ':'-separated).
-#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/big_stack.h"
 #include "tools/check.h"
 #include "tools/doctor.h"
 #include "tools/launcher.h"
@@ -38,8 +38,12 @@ constexpr const char* kUsage =
     "usage: splrun [options] FILE.spl [ARGS...]\n"
     "       splrun [options] test PATH...\n"
     "       splrun [options] doctor           what it would load, versions, CUDA, mismatches\n"
-    "       splrun check FILE.spl...          static checks without running (integer division\n"
-    "                                         into a float): FILE:LINE:COL: warning: ...\n"
+    "       splrun check [--unknown] FILE.spl...\n"
+    "                  static checks (integer division into a float: FILE:LINE:COL: warning: ...),\n"
+    "                  then a run with every tensor a shape on LibTorch's meta device, no file read,\n"
+    "                  nothing printed, and each shape-typed function called with its own size per\n"
+    "                  symbol: FILE:LINE:COL: shape error: ... (exit 1); --unknown also says on\n"
+    "                  stderr where a run stopped for want of data (.item(), a file)\n"
     "       splrun --nproc-per-node N [launcher flags] [options] FILE.spl [ARGS...]\n"
     "options:\n"
     "  -L DIR          add a library root (where `use lib.torch...` is looked up)\n"
@@ -96,8 +100,7 @@ struct Job {
     int status = 0;
 };
 
-void* run_job(void* p) {
-    auto* job = static_cast<Job*>(p);
+void run_job(Job* job) {
     spl::Interpreter interp(job->options);
     if (job->test) {
         std::vector<std::string> files;
@@ -110,13 +113,12 @@ void* run_job(void* p) {
         if (files.empty()) {
             std::fprintf(stderr, "splrun test: no *_spec.spl files found\n");
             job->status = 2;
-            return nullptr;
+            return;
         }
         job->status = interp.run_tests(files);
     } else {
         job->status = interp.run_program(job->paths[0]);
     }
-    return nullptr;
 }
 
 // Ends the process once the program's values are dropped (the Interpreter is gone) and its
@@ -192,13 +194,17 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (std::strcmp(argv[i], "check") == 0) {
-        if (i + 1 == argc) {
+        // the library roots a run of these files would use: check reads the modules they import
+        const spl::SearchPaths paths = spl::search_paths(lib_dirs, job.options.simple_runtime_ffi);
+        job.options.lib_roots = paths.lib_roots;
+        job.options.plugin_dirs = paths.plugin_dirs;
+        const bool unknown = i + 1 < argc && std::strcmp(argv[i + 1], "--unknown") == 0;
+        const int first_file = i + 1 + (unknown ? 1 : 0);
+        if (first_file == argc) {
             std::fprintf(stderr, "splrun check: no files given\n%s", kUsage);
             return 2;
         }
-        // the library roots a run of these files would use: check reads the modules they import
-        const spl::SearchPaths paths = spl::search_paths(lib_dirs, job.options.simple_runtime_ffi);
-        return finish(spl::run_check(std::vector<std::string>(argv + i + 1, argv + argc), paths.lib_roots));
+        return finish(spl::run_check(std::vector<std::string>(argv + first_file, argv + argc), job.options, unknown));
     }
     if (std::strcmp(argv[i], "doctor") == 0 && i + 1 == argc) {
         job.doctor = true;
@@ -218,17 +224,6 @@ int main(int argc, char** argv) {
     job.options.plugin_dirs = std::move(paths.plugin_dirs);
     if (job.doctor) return finish(spl::run_doctor(job.options));
 
-    // The tree walker recurses on the C++ stack; give it room for deep
-    // Simple recursion (bounded by --max-depth) instead of the default thread stack.
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, size_t(512) << 20);
-    pthread_t thread;
-    if (pthread_create(&thread, &attr, run_job, &job) != 0) {
-        run_job(&job);
-    } else {
-        pthread_join(thread, nullptr);
-    }
-    pthread_attr_destroy(&attr);
+    spl::run_on_big_stack([&job] { run_job(&job); });
     return finish(job.status);
 }

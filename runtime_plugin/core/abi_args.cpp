@@ -1,6 +1,8 @@
 // Converts typed-ABI arguments to ATen arguments, naming the parameter in every error.
 #include "core/abi_args.h"
 
+#include "core/shapes_only.h"
+
 #include <ATen/CPUGeneratorImpl.h>
 
 namespace spl {
@@ -149,7 +151,7 @@ c10::optional<c10::MemoryFormat> opt_memory_format(const char* s, const char* na
 }
 c10::Device device(const char* s, const char* name) { return parse_device(required_text(s, name)); }
 c10::optional<c10::Device> opt_device(const char* s, const char* name) {
-    if (!s) return c10::nullopt;
+    if (!s) return shapes_only() ? c10::optional<c10::Device>(c10::kMeta) : c10::nullopt;
     return device(s, name);
 }
 

@@ -2,6 +2,7 @@
 #include "core/enum_names.h"
 
 #include "abi/error_guard.h"
+#include "core/shapes_only.h"
 
 #include <array>
 #include <cctype>
@@ -178,10 +179,11 @@ const char* qscheme_name(c10::QScheme scheme) {
 }
 
 // c10::Device's own parser, whose errors are torch.device's ("Expected one of cpu, cuda, ...
-// device type at start of device string: gpu:0", "Invalid device string: 'cuda:x'").
+// device type at start of device string: gpu:0", "Invalid device string: 'cuda:x'"). In a
+// shapes-only run every device is meta (a program written for CUDA is checked without one).
 c10::Device parse_device(std::string_view name) {
     try {
-        return c10::Device(std::string(name));
+        return made_on(c10::Device(std::string(name)));
     } catch (const c10::Error&) {
         throw SplError(current_exception_text());
     }

@@ -7,6 +7,7 @@
 #include "extras/extra_function.h"
 
 #include "core/libtorch_compat.h"
+#include "core/shapes_only.h"
 
 #include <ATen/ops/empty.h>
 #include <ATen/ops/zeros.h>
@@ -56,7 +57,7 @@ int64_t make_tensor(const void* data, int64_t n, size_t value_bytes, SplI64Array
     if (n > 0) std::memcpy(host.data_ptr(), data, static_cast<size_t>(bytes));
     // "" asks for the default; NULL is no text at all (spl_plugin.h), an error.
     const auto where =
-        !spl::required_text(device, "device").empty() ? spl::parse_device(device) : c10::Device(c10::kCPU);
+        !spl::required_text(device, "device").empty() ? spl::parse_device(device) : spl::made_on(c10::Device(c10::kCPU));
     at::Tensor result = host.to(where, target);
     if (requires_grad) result.requires_grad_(true);
     return spl::new_handle(std::move(result));

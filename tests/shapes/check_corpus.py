@@ -12,6 +12,8 @@ The corpus holds pairs NN_name_bug.spl / NN_name_fixed.spl. A bug file opens wit
     # run: error | silent
     # error: TEXT            (run: error only) a fragment of the message splrun prints
     # cause: M               (optional) the wrong statement, when the error shows at another line
+    # check: K | none: WHY   (optional for run: error, where K is N) the line `splrun check` reports,
+                             or why a shape checker cannot see this bug
     # note: TEXT             (optional)
 
 and its twin with `# fixed twin of NN_name_bug.spl`. Checked here:
@@ -20,7 +22,10 @@ and its twin with `# fixed twin of NN_name_bug.spl`. Checked here:
   each fixed twin: exits 0, prints `ok` as its last line, writes nothing on stderr;
   each `run: error` bug: exits non-zero, the error's location (splrun's `--> FILE:LINE:COL`)
     is the bug file at line N, and stderr contains the `# error:` fragment;
-  each `run: silent` bug: exits 0 and prints `ok` as its last line.
+  each `run: silent` bug: exits 0 and prints `ok` as its last line;
+  `splrun check` on each fixed twin: exits 0, prints nothing;
+  `splrun check` on each bug: with `check: K`, exits 1 and its first `FILE:LINE:COL: shape error:`
+    line is the bug file at line K; with `check: none: ...`, exits 0 and prints nothing.
 One line per check (`ok   ...` / `FAIL ...`); the exit status is 1 when any check fails.
 The environment is inherited: the caller sets SIMPLE_SFFI_PATH and SIMPLE_LIB. Python 3
 standard library only.
@@ -39,7 +44,9 @@ BUG_RE = re.compile(r"^(\d\d)_([a-z0-9_]+)_bug\.spl$")
 FIXED_RE = re.compile(r"^(\d\d)_([a-z0-9_]+)_fixed\.spl$")
 # splrun's error location: "  --> /path/to/NN_name_bug.spl:LINE:COL"
 LOCATION_RE = re.compile(r"^\s*-->\s*(.+?):(\d+):(\d+)\s*$")
-KEYS = ("shape bug", "line", "run", "error", "cause", "note")
+KEYS = ("shape bug", "line", "run", "error", "cause", "check", "note")
+# splrun check's report: "/path/to/NN_name_bug.spl:LINE:COL: shape error: ..."
+FINDING_RE = re.compile(r"^(.+?):(\d+):(\d+): shape error: ")
 
 
 @dataclass
@@ -95,10 +102,20 @@ def parse_header(text):
         h.problems.append("'# run: error' without an '# error:' fragment")
     if f.get("run") == "silent" and "error" in f:
         h.problems.append("'# error:' on a silent bug")
-    for key in ("line", "cause"):
+    check = f.get("check", f.get("line") if f.get("run") == "error" else None)
+    if check is None:
+        h.problems.append("'# run: silent' without '# check: K' or '# check: none: WHY'")
+    elif check.startswith("none"):
+        if not re.fullmatch(r"none: \S.*", check):
+            h.problems.append("'# check: none' without ': WHY'")
+    else:
+        f["check"] = check
+    for key in ("line", "cause", "check"):
         if key not in f:
             if key == "line":
                 h.problems.append("no '# line:'")
+            continue
+        if key == "check" and f[key].startswith("none"):
             continue
         if not re.fullmatch(r"[1-9]\d*", f[key]):
             h.problems.append(f"'# {key}: {f[key]}' is not a line number")
@@ -194,6 +211,44 @@ def check_bug(stem, h, res, rep):
     return ok
 
 
+def check_checked_fixed(stem, res, rep):
+    name = f"{stem}_fixed.spl"
+    if res.rc is None:
+        return rep.check(False, f"splrun check {name}: timed out after {TIMEOUT_S} s")
+    ok = rep.check(res.rc == 0 and res.stdout == "" and res.stderr == "",
+                   f"splrun check {name}: exits 0, prints nothing")
+    if not ok:
+        detail(res, rep)
+    return ok
+
+
+def first_finding(stdout):
+    """(file name, line) of splrun check's first shape error, or None."""
+    for line in stdout.splitlines():
+        m = FINDING_RE.match(line)
+        if m:
+            return os.path.basename(m.group(1)), int(m.group(2))
+    return None
+
+
+def check_checked_bug(stem, h, res, rep):
+    name = f"{stem}_bug.spl"
+    if res.rc is None:
+        return rep.check(False, f"splrun check {name}: timed out after {TIMEOUT_S} s")
+    want = h.fields["check"]
+    if want.startswith("none"):
+        ok = rep.check(res.rc == 0 and res.stdout == "", f"splrun check {name}: not seen ({want[6:]}), prints nothing")
+    else:
+        k = int(want)
+        found = first_finding(res.stdout)
+        where = f"{found[0]}:{found[1]}:" if found else "no 'FILE:LINE:COL: shape error:' on stdout"
+        ok = rep.check(res.rc == 1 and found == (name, k),
+                       f"splrun check {name}: exit 1, shape error at {name}:{k}: (exit {res.rc}, says {where})")
+    if not ok:
+        detail(res, rep)
+    return ok
+
+
 def detail(res, rep):
     if rep.out is None:
         return
@@ -203,9 +258,9 @@ def detail(res, rep):
             print(f"       {label}| {line}", file=rep.out)
 
 
-def run(splrun, path):
+def run(splrun, path, check=False):
     try:
-        p = subprocess.run([splrun, path], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        p = subprocess.run([splrun, "check", path] if check else [splrun, path], stdin=subprocess.DEVNULL, capture_output=True, text=True,
                            errors="replace", timeout=TIMEOUT_S)
         return Result(p.returncode, p.stdout, p.stderr)
     except subprocess.TimeoutExpired as e:
@@ -226,16 +281,21 @@ def main_run(splrun, corpus):
             with open(os.path.join(corpus, name), encoding="utf-8") as f:
                 files[name] = f.read()
     pairs = check_files(files, rep)
-    counts = {"error": 0, "silent": 0}
+    counts = {"error": 0, "silent": 0, "checked": 0}
     for stem, h in pairs:
         counts[h.fields["run"]] += 1
         t0 = time.monotonic()
         check_fixed(stem, run(splrun, os.path.abspath(os.path.join(corpus, f"{stem}_fixed.spl"))), rep)
         check_bug(stem, h, run(splrun, os.path.abspath(os.path.join(corpus, f"{stem}_bug.spl"))), rep)
+        check_checked_fixed(stem, run(splrun, os.path.abspath(os.path.join(corpus, f"{stem}_fixed.spl")), True), rep)
+        check_checked_bug(stem, h, run(splrun, os.path.abspath(os.path.join(corpus, f"{stem}_bug.spl")), True), rep)
+        if not h.fields["check"].startswith("none"):
+            counts["checked"] += 1
         if time.monotonic() - t0 > 2 * TIMEOUT_S:
             break
     took = time.monotonic() - start
-    print(f"# {len(pairs)} pairs run ({counts['error']} error, {counts['silent']} silent): "
+    print(f"# {len(pairs)} pairs run ({counts['error']} error, {counts['silent']} silent; "
+          f"{counts['checked']} reported by splrun check): "
           f"{rep.passed} checks ok, {rep.failed} failed, {took:.1f} s")
     return 1 if rep.failed else 0
 
@@ -261,8 +321,9 @@ val y = Tensor.randn([5, 4]) @ Tensor.randn([3, 4]).t()
 print "ok"
 """
 SILENT_BUG = """# shape bug: pred [B, 1] minus y [B]
-# line: 4
+# line: 5
 # run: silent
+# check: none: same shapes either way
 val d = ((pred - y) ** 2).mean()
 print "ok"
 """
@@ -272,8 +333,11 @@ print "ok"
 """
 ERR = ("error: mat1 and mat2 shapes cannot be multiplied (5x4 and 3x4)\n"
        "  --> /somewhere/01_mm_bug.spl:7:9\n  |\n7 | val y = ...\n")
+FOUND = "/somewhere/01_mm_bug.spl:7:9: shape error: mat1 and mat2 shapes cannot be multiplied (5x4 and 3x4)\n"
 GOOD_RUNS = {"01_mm_fixed.spl": Result(0, "ok\n", ""), "01_mm_bug.spl": Result(1, "", ERR),
-             "02_loss_fixed.spl": Result(0, "ok\n", ""), "02_loss_bug.spl": Result(0, "ok\n", "")}
+             "02_loss_fixed.spl": Result(0, "ok\n", ""), "02_loss_bug.spl": Result(0, "ok\n", ""),
+             "check 01_mm_fixed.spl": Result(0, "", ""), "check 01_mm_bug.spl": Result(1, FOUND, ""),
+             "check 02_loss_fixed.spl": Result(0, "", ""), "check 02_loss_bug.spl": Result(0, "", "")}
 
 
 def scenario(files, runs, min_pairs=2):
@@ -292,6 +356,8 @@ def scenario(files, runs, min_pairs=2):
     for stem, h in pairs:
         check_fixed(stem, runs[f"{stem}_fixed.spl"], rep)
         check_bug(stem, h, runs[f"{stem}_bug.spl"], rep)
+        check_checked_fixed(stem, runs[f"check {stem}_fixed.spl"], rep)
+        check_checked_bug(stem, h, runs[f"check {stem}_bug.spl"], rep)
     return [l for l in "".join(lines).splitlines() if l.startswith("FAIL")]
 
 
@@ -326,7 +392,7 @@ def self_test():
         ("an error bug that runs", good_files,
          dict(GOOD_RUNS, **{"01_mm_bug.spl": Result(0, "ok\n", "")}), "01_mm_bug.spl: stops with an error"),
         ("a silent bug that errors", good_files,
-         dict(GOOD_RUNS, **{"02_loss_bug.spl": Result(1, "", "error: x\n  --> /x/02_loss_bug.spl:4:9\n")}),
+         dict(GOOD_RUNS, **{"02_loss_bug.spl": Result(1, "", "error: x\n  --> /x/02_loss_bug.spl:5:9\n")}),
          "02_loss_bug.spl: silent"),
         ("a run that timed out", good_files,
          dict(GOOD_RUNS, **{"02_loss_fixed.spl": Result(None, "", "")}), "02_loss_fixed.spl: timed out"),
@@ -336,11 +402,11 @@ def self_test():
          "02_loss_fixed.spl: no 02_loss_bug.spl"),
         ("a twin naming another bug", with_files(**{"02_loss_fixed.spl": SILENT_FIXED.replace("02_loss", "03_x")}),
          GOOD_RUNS, "02_loss_fixed.spl: first line"),
-        ("a missing '# line:'", with_files(**{"02_loss_bug.spl": SILENT_BUG.replace("# line: 4\n", "")}),
+        ("a missing '# line:'", with_files(**{"02_loss_bug.spl": SILENT_BUG.replace("# line: 5\n", "")}),
          GOOD_RUNS, "02_loss_bug.spl: header: no '# line:'"),
-        ("a line past the end", with_files(**{"02_loss_bug.spl": SILENT_BUG.replace("# line: 4", "# line: 40")}),
+        ("a line past the end", with_files(**{"02_loss_bug.spl": SILENT_BUG.replace("# line: 5", "# line: 40")}),
          GOOD_RUNS, "past the end"),
-        ("a line naming a comment", with_files(**{"02_loss_bug.spl": SILENT_BUG.replace("# line: 4", "# line: 2")}),
+        ("a line naming a comment", with_files(**{"02_loss_bug.spl": SILENT_BUG.replace("# line: 5", "# line: 2")}),
          GOOD_RUNS, "blank or comment line"),
         ("an error bug without '# error:'",
          with_files(**{"01_mm_bug.spl": re.sub(r"# error: .*\n", "", GOOD_BUG).replace("# line: 7", "# line: 6")}),
@@ -348,6 +414,20 @@ def self_test():
         ("a '# run:' that is neither", with_files(**{"02_loss_bug.spl": SILENT_BUG.replace("silent", "quiet")}),
          GOOD_RUNS, "not error or silent"),
         ("too few pairs", good_files, GOOD_RUNS, "corpus: 2 bug files (at least 3)"),
+        ("splrun check reporting on a twin", good_files,
+         dict(GOOD_RUNS, **{"check 01_mm_fixed.spl": Result(1, FOUND.replace("bug", "fixed"), "")}),
+         "splrun check 01_mm_fixed.spl: exits 0"),
+        ("splrun check missing a bug", good_files,
+         dict(GOOD_RUNS, **{"check 01_mm_bug.spl": Result(0, "", "")}), "splrun check 01_mm_bug.spl: exit 1"),
+        ("splrun check at the wrong line", good_files,
+         dict(GOOD_RUNS, **{"check 01_mm_bug.spl": Result(1, FOUND.replace(":7:9", ":6:9"), "")}),
+         "splrun check 01_mm_bug.spl: exit 1, shape error at 01_mm_bug.spl:7:"),
+        ("splrun check reporting a bug it says it cannot see", good_files,
+         dict(GOOD_RUNS, **{"check 02_loss_bug.spl": Result(1, FOUND.replace("01_mm", "02_loss"), "")}),
+         "splrun check 02_loss_bug.spl: not seen"),
+        ("a silent bug without '# check:'",
+         with_files(**{"02_loss_bug.spl": SILENT_BUG.replace("# check: none: same shapes either way\n", "")}),
+         GOOD_RUNS, "without '# check: K'"),
     ]
     failures = 0
     for what, files, runs, expect in cases:

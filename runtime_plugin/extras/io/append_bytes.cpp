@@ -1,5 +1,6 @@
 // Appending raw bytes to a file: what a log format written in Simple (TensorBoard's event
 // files, lib.torch.utils.tensorboard) needs from the plugin, since Simple has no bytes type.
+#include "core/shapes_only.h"
 #include "extras/io/io_support.h"
 
 #include <cerrno>
@@ -16,6 +17,7 @@ extern "C" {
 SPL_TORCH_EXPORT void rt_torch_append_bytes(const char* path, SplI64Array data, bool flush) {
     spl::guarded<void>(__func__, [&] {
         const std::string file = spl::io::path_arg(path);
+        spl::refuse_file_in_shapes_only_run(file);
         std::vector<unsigned char> bytes(static_cast<size_t>(data.len));
         for (int64_t i = 0; i < data.len; ++i) {
             if (data.data[i] < 0 || data.data[i] > 255)

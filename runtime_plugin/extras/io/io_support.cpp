@@ -1,6 +1,8 @@
 // Reading and atomically writing files for the file-format extras.
 #include "extras/io/io_support.h"
 
+#include "core/shapes_only.h"
+
 #include <ATen/ops/zeros.h>
 
 #include <zlib.h>
@@ -63,6 +65,7 @@ std::string looks_like(const void* data, size_t size) {
 // --- reading --------------------------------------------------------------------
 
 InputFile::InputFile(std::string path) : path_(std::move(path)) {
+    refuse_file_in_shapes_only_run(path_);
     fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) fail(path_, "cannot open: " + errno_text(errno));
     struct stat st {};
@@ -175,6 +178,7 @@ std::string parent_dir(const std::string& path) {
 } // namespace
 
 AtomicWriter::AtomicWriter(std::string path) : path_(std::move(path)) {
+    refuse_file_in_shapes_only_run(path_);
     struct stat st {};
     const bool exists = ::stat(path_.c_str(), &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) fail(path_, "cannot write: it is a directory");

@@ -1,5 +1,6 @@
 // Creating folders (os.makedirs): what SummaryWriter's log_dir and checkpoint folders
 // need from the plugin, since Simple has no file-system library of its own.
+#include "core/shapes_only.h"
 #include "extras/io/io_support.h"
 
 #include <filesystem>
@@ -13,6 +14,7 @@ SPL_TORCH_EXPORT void rt_torch_make_dirs(const char* path, bool exist_ok) {
     spl::guarded<void>(__func__, [&] {
         namespace fs = std::filesystem;
         const std::string dir = spl::io::path_arg(path);
+        spl::refuse_file_in_shapes_only_run(dir);
         std::error_code ec;
         const fs::file_status status = fs::status(dir, ec);
         if (fs::exists(status)) {

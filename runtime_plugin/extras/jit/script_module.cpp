@@ -5,6 +5,7 @@
 // (extras/io/pt_ivalues.h).
 // A module's parameters and buffers are handed out as handles to the module's own tensors
 // (the same TensorImpl), so that an optimizer stepping them changes the module.
+#include "core/shapes_only.h"
 #include "extras/io/io_support.h"
 #include "extras/io/pt_ivalues.h"
 #include "extras/jit/script_module.h"
@@ -69,6 +70,7 @@ extern "C" {
 SPL_TORCH_EXPORT int64_t rt_torch_jit_load(const char* path, const char* map_location) {
     return spl::guarded<int64_t>(__func__, [&] {
         const std::string file = spl::io::path_arg(path);
+        spl::refuse_file_in_shapes_only_run(file);
         const std::string where(spl::required_text(map_location, "map_location"));
         struct stat st {};
         if (::stat(file.c_str(), &st) != 0) throw spl::SplError("The provided filename " + file + " does not exist");
