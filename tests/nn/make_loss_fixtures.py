@@ -234,6 +234,26 @@ def errors():
     return e
 
 
+def size_warnings():
+    """The UserWarning each regression loss gives for a target of another size (none for the same size)."""
+    calls = {
+        "mse_loss": lambda a, b: F.mse_loss(a, b),
+        "l1_loss": lambda a, b: F.l1_loss(a, b),
+        "smooth_l1_loss": lambda a, b: F.smooth_l1_loss(a, b),
+        "huber_loss": lambda a, b: F.huber_loss(a, b),
+        "MSELoss": lambda a, b: nn.MSELoss()(a, b),
+    }
+    out = {}
+    for name, call in calls.items():
+        for case, (a, b) in {"broadcast": (torch.rand(8, 1), torch.rand(8)), "same": (torch.rand(8), torch.rand(8)),
+                             "scalar_target": (torch.rand(2, 3), torch.rand(()))}.items():
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                call(a, b)
+            out[f"{name}/{case}"] = [str(w.message) for w in caught]
+    return out
+
+
 def main():
     warnings.simplefilter("ignore")
     inputs, results, rerrors, modules = {}, {}, {}, {}
@@ -243,7 +263,7 @@ def main():
         run_module(modules, name)
     path = os.path.join(HERE, "loss_fixtures.spl")
     write(path, __file__, {"inputs": inputs, "results": results, "reduction_errors": rerrors,
-                           "errors": errors(), "modules": modules})
+                           "errors": errors(), "modules": modules, "size_warnings": size_warnings()})
 
 
 if __name__ == "__main__":
