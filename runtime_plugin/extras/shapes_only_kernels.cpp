@@ -1,17 +1,20 @@
 // Meta kernels for a shapes-only run (core/shapes_only.h), where LibTorch has none in C++.
 //
 // Most operators have a C++ meta kernel (their shape rule, with the CPU kernel's checks and
-// messages). The rest (index_select, embedding's backward, convolution, whose C++ path on meta
-// tensors reaches for CUDA) have theirs only in Python (torch/_meta_registrations.py), which a
-// Simple program does not load. For each of those, in a shapes-only run only, the Meta key gets
-// one fallback: the operator runs on CPU tensors of zeros of its arguments' sizes and dtypes (a
-// CPU kernel's checks and output sizes are its meta kernel's) and its results are moved back to
-// meta. Zeros are valid indices and divisors of nothing, so an operator whose result's *shape*
-// depends on the values (nonzero, unique, masked_select, ...) is not run: that is data the
-// check cannot know, and the run stops there as for `.item()`. A call whose arguments would
-// take more than kMaxElements zeros also stops the run instead of allocating them.
+// messages). The rest (index_select, embedding's backward, batch and layer norm, relu; and
+// convolution, whose C++ path on meta tensors reaches for CUDA) have theirs only in Python
+// (torch/_meta_registrations.py), which a Simple program does not load. The commonest of them
+// have shape rules (extras/shapes_only_rules.cpp); each of the others gets, in a shapes-only run
+// only, one fallback on the Meta key: the operator runs on CPU tensors of zeros of its
+// arguments' sizes and dtypes (a CPU kernel's checks and output sizes are its meta kernel's) and
+// its results are moved back to meta. Zeros are valid indices and divisors of nothing, so an
+// operator whose result's *shape* or value is the data's (nonzero, unique, masked_select,
+// item()'s _local_scalar_dense, ...) is not run: that is data the check cannot know, and the run
+// stops there. A call whose arguments would take more than kMaxElements zeros also stops the run
+// instead of allocating them.
 #include "extras/extra_function.h"
 
+#include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
 
@@ -34,8 +37,16 @@ constexpr std::array<std::string_view, 16> kDataDependent = {
     "aten::equal",       "aten::is_nonzero",     "aten::allclose",       "aten::histc",
 };
 
-// Operators whose C++ kernel for meta tensors goes wrong although one is registered.
-constexpr std::array<std::string_view, 2> kBrokenOnMeta = {"aten::convolution", "aten::convolution_backward"};
+// The operators extras/shapes_only_rules.cpp gives a rule of their own (by name, every overload
+// named there: `where.self` only).
+bool has_shape_rule(const c10::OperatorName& name) {
+    for (std::string_view n : {"aten::convolution", "aten::convolution_backward", "aten::native_batch_norm",
+                               "aten::native_batch_norm_backward", "aten::native_layer_norm",
+                               "aten::native_layer_norm_backward", "aten::relu", "aten::index_select",
+                               "aten::embedding_dense_backward"})
+        if (name.name == n && name.overload_name.empty()) return true;
+    return name.name == "aten::where" && name.overload_name == "self";
+}
 
 bool data_dependent(const c10::OperatorName& name) {
     for (std::string_view n : kDataDependent)
@@ -82,9 +93,9 @@ void run_on_cpu_zeros(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
             for (const at::Tensor& t : v.toTensorVector()) list.push_back(zeros_for(t, elements));
             v = c10::IValue(list);
         } else if (v.isOptionalTensorList()) {
-            c10::List<std::optional<at::Tensor>> list;
-            for (const std::optional<at::Tensor>& t : v.toOptionalTensorList())
-                list.push_back(t ? std::optional<at::Tensor>(zeros_for(*t, elements)) : t);
+            c10::List<c10::optional<at::Tensor>> list;
+            for (const c10::optional<at::Tensor>& t : v.toOptionalTensorList())
+                list.push_back(t ? c10::optional<at::Tensor>(zeros_for(*t, elements)) : t);
             v = c10::IValue(list);
         }
     }
@@ -108,6 +119,9 @@ void run_on_cpu_zeros(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 
 } // namespace
 
+// extras/shapes_only_rules.cpp: convolution's and batch norm's shape rules on the Meta key; how many.
+int64_t register_shapes_only_rules(torch::Library& meta);
+
 int64_t register_shapes_only_kernels() {
     static int64_t registered = [] {
         // Leaked on purpose: the registrations last as long as the process (a Library's
@@ -118,18 +132,16 @@ int64_t register_shapes_only_kernels() {
             if (name.name.rfind("aten::", 0) != 0) continue;
             const auto op = c10::Dispatcher::singleton().findOp(name);
             if (!op) continue;
-            bool broken = false;
-            for (std::string_view b : kBrokenOnMeta) broken |= name.name == b;
-            if (!broken && (op->hasKernelForDispatchKey(c10::DispatchKey::Meta) ||
-                            op->hasKernelForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd) ||
-                            !op->hasKernelForDispatchKey(c10::DispatchKey::CPU)))
+            if (has_shape_rule(name) || op->hasKernelForDispatchKey(c10::DispatchKey::Meta) ||
+                op->hasKernelForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd) ||
+                !op->hasKernelForDispatchKey(c10::DispatchKey::CPU))
                 continue;
             std::string full = name.name.substr(6);
             if (!name.overload_name.empty()) full += "." + name.overload_name;
             lib->impl(full.c_str(), torch::CppFunction::makeFromBoxedFunction<&run_on_cpu_zeros>());
             ++count;
         }
-        return count;
+        return count + register_shapes_only_rules(*lib);
     }();
     return registered;
 }
