@@ -104,12 +104,16 @@ void run_on_cpu_zeros(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     const size_t r0 = stack->size() - returns.size();
     for (size_t i = 0; i < returns.size(); ++i) {
         c10::IValue& v = (*stack)[r0 + i];
-        // A result that is an argument (in-place and out= operators) is that meta argument.
+        // A result that is an argument (in-place and out= operators) is that meta argument,
+        // resized as the CPU kernel resized its copy (an out= tensor starts empty).
         const c10::AliasInfo* alias = returns[i].alias_info();
         bool replaced = false;
         if (alias && alias->isWrite())
             for (size_t a = 0; a < n && !replaced; ++a)
                 if (const c10::AliasInfo* arg = schema.arguments()[a].alias_info(); arg && *arg == *alias) {
+                    if (v.isTensor() && originals[a].isTensor() && originals[a].toTensor().is_meta() &&
+                        originals[a].toTensor().sizes() != v.toTensor().sizes())
+                        originals[a].toTensor().resize_(v.toTensor().sizes());
                     v = originals[a];
                     replaced = true;
                 }
