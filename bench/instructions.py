@@ -46,6 +46,10 @@ def simple(name):
     return lambda n: [SPLRUN, path, str(n)]
 
 
+def shape_types(mode, size):
+    return lambda n: [SPLRUN, os.path.join(ROOT, "bench", "icount", "shape_types.spl"), mode, size, str(n)]
+
+
 def python(name):
     return lambda n: [PYTHON, os.path.join(ROOT, "bench", "icount", "workloads.py"), name, str(n)]
 
@@ -67,12 +71,17 @@ WORKLOADS = {
     "custom_function": [("simple", simple("custom_function"), 200, 400, 5000),
                         ("python", python("custom_function"), 200, 400, 5000)],
     "calls": [(mode, calls(mode), 20000, 40000, 0) for mode in ("direct", "typed", "boxed", "word")],
+    "shape_types": [(mode, shape_types(mode, "mlp"), 10, 20, 200) for mode in ("plain", "typed")],
+    "shape_types_tiny": [(mode, shape_types(mode, "tiny"), 200, 400, 3000) for mode in ("plain", "typed")],
 }
 LABELS = {"add": "1-element add (a + b)", "method": "Tensor method returning a Tensor (a.neg())",
           "linear_relu": "Linear(16, 16) + ReLU forward and backward, nn",
-          "custom_function": "custom autograd Function (Exp) forward and backward", "calls": "1-element add in C"}
+          "custom_function": "custom autograd Function (Exp) forward and backward", "calls": "1-element add in C",
+          "shape_types": "nn-step MLP (784-256-10, batch 64) step, shape types on the step function (3 checks) against plain Tensor",
+          "shape_types_tiny": "Linear(16, 16) + ReLU + Linear step, batch 4, shape types (3 checks) against plain Tensor"}
 TARGETS = {"add": "target <= 0.8x", "linear_relu": "target <= 0.9x", "custom_function": "target <= 1.0x", "typed": "target <= 1.03x",
-           "boxed": "target <= 1.07x", "startup": "target <= 0.3 s"}
+           "boxed": "target <= 1.07x", "startup": "target <= 0.3 s",
+           "shape_types": "target <= 1.03x", "shape_types_tiny": ""}
 
 
 def instructions(command):
@@ -150,7 +159,12 @@ def main():
         for side, command, n1, n2, n_timed in WORKLOADS[row]:
             results[side] = (per_iteration(command, n1, n2), timed(command, n_timed) if n_timed else None)
         print(f"{LABELS[row]}:")
-        if row == "calls":
+        if row.startswith("shape_types"):
+            (p_ir, p_ns), (t_ir, t_ns) = results["plain"], results["typed"]
+            print(f"  plain {p_ir:10.0f} instructions {p_ns:10.0f} ns   typed {t_ir:10.0f} instructions "
+                  f"{t_ns:10.0f} ns   ratio {t_ir / p_ir:.3f}x instructions, {t_ns / p_ns:.2f}x time   "
+                  f"{TARGETS[row]}")
+        elif row == "calls":
             base = results["direct"][0]
             for side, (ir, _) in results.items():
                 print(f"  {side:8s} {ir:10.0f} instructions   {ir / base:.3f}x at::add   {TARGETS.get(side, '')}")
