@@ -17,7 +17,7 @@ namespace {
 constexpr int64_t kSymbolSizes[] = {96, 160, 224, 352, 416, 544, 608, 736, 928, 992, 1184, 1312};
 
 struct Probe {
-    const Value* fn;
+    Value fn; // a function, or a method bound to an instance made for the probe
     const ast::FnProto* proto;
 };
 
@@ -61,7 +61,7 @@ bool make_arguments(Interpreter& in, const ModuleObj& m, const ast::FnProto& p, 
     }
     for (size_t i = 0; i < sig.params.size(); ++i) {
         const ShapeExpr& shape = *sig.params[i].shape;
-        Value empty = tensor_factory(m, p.params[sig.params[i].slot].type.tree.get());
+        Value empty = tensor_factory(m, p.params[i].type.tree.get()); // every parameter has a shape type
         if (empty.is_nil()) return false;
         std::vector<Value> sizes;
         for (const DimPtr& d : shape.dims) {
@@ -87,6 +87,20 @@ bool make_arguments(Interpreter& in, const ModuleObj& m, const ast::FnProto& p, 
     return true;
 }
 
+bool in_file(const ast::FnProto* p, const ModuleObj& m) { return p->loc.known() && p->loc.file->path() == m.path; }
+
+// An instance of a class of the program made by `C()` (its `static fn new` with no arguments),
+// for its methods' probes; nil when it takes arguments or fails (its methods are not probed).
+Value probe_instance(Interpreter& in, const Value& cls) {
+    const ClassObj* c = cls.as<ClassObj>();
+    if (!c->ctor.is(ObjType::Function)) return Value();
+    try {
+        return in.call_with(cls, {}, c->ctor.as<FunctionObj>()->proto->loc);
+    } catch (const ProgramError&) {
+        return Value();
+    }
+}
+
 } // namespace
 
 std::vector<ProbeFailure> probe_shape_functions(Interpreter& in, const ModuleObj& m) {
@@ -96,13 +110,27 @@ std::vector<ProbeFailure> probe_shape_functions(Interpreter& in, const ModuleObj
         auto consider = [&](const Value& f) {
             if (!f.is(ObjType::Function)) return;
             const ast::FnProto* p = f.as<FunctionObj>()->proto;
-            if (p->is_method || p->params.empty() || !p->loc.known() || p->loc.file->path() != m.path) return;
-            probes.push_back(Probe{&f, p});
+            if (p->is_method || p->params.empty() || !in_file(p, m)) return;
+            probes.push_back(Probe{f, p});
         };
         if (v.is(ObjType::Overloads))
             for (const Value& f : v.as<OverloadSetObj>()->fns) consider(f);
         else
             consider(v);
+        // A class of the program: its shape-typed methods (a module's `forward`), on an instance.
+        if (!v.is(ObjType::Class) || !v.as<ClassObj>()->ctor.is(ObjType::Function) ||
+            !in_file(v.as<ClassObj>()->ctor.as<FunctionObj>()->proto, m))
+            continue;
+        Value instance;
+        for (const auto& [method_name, method] : v.as<ClassObj>()->methods) {
+            if (!method.is(ObjType::Function)) continue;
+            const ast::FnProto* p = method.as<FunctionObj>()->proto;
+            const auto sig = p->params.empty() ? nullptr : shape_signature(*p);
+            if (!sig || sig->params.size() != p->params.size()) continue;
+            if (instance.is_nil()) instance = probe_instance(in, v);
+            if (instance.is_nil()) break;
+            probes.push_back(Probe{Value(new BoundMethodObj(instance, method)), p});
+        }
     }
     std::sort(probes.begin(), probes.end(),
               [](const Probe& a, const Probe& b) { return a.proto->loc.line < b.proto->loc.line; });
@@ -115,7 +143,7 @@ std::vector<ProbeFailure> probe_shape_functions(Interpreter& in, const ModuleObj
         try {
             if (!make_arguments(in, m, *probe.proto, *sig, args, sizes)) continue;
             ArgList list{args.data(), static_cast<int>(args.size())};
-            in.call(*probe.fn, list, probe.proto->loc);
+            in.call(probe.fn, list, probe.proto->loc);
         } catch (const ProgramError& e) {
             failures.push_back(ProbeFailure{e, sizes});
         }
