@@ -128,7 +128,23 @@ PatternPtr Parser::parse_binding_target() {
 
 // ============================================================ types
 
-TypeRef Parser::parse_type() { return TypeRef(parse_type_tokens(toks_, pos_)); }
+TypeRef Parser::parse_type() {
+    TypePtr t = parse_type_tokens(toks_, pos_);
+    // A shape-type alias declared above (`type Images = Tensor<...>`), written bare or as `Images?`.
+    const bool optional = t && t->kind == TypeExpr::Kind::Optional;
+    const TypeExpr* named = optional ? t->args[0].get() : t.get();
+    if (named && named->kind == TypeExpr::Kind::Named && !named->shape && named->args.empty() && !named->generic) {
+        auto alias = shape_aliases_.find(named->name);
+        if (alias != shape_aliases_.end()) {
+            if (!optional || alias->second->kind == TypeExpr::Kind::Optional) return TypeRef(alias->second);
+            auto wrapped = std::make_shared<TypeExpr>();
+            wrapped->kind = TypeExpr::Kind::Optional;
+            wrapped->args.push_back(alias->second);
+            return TypeRef(wrapped);
+        }
+    }
+    return TypeRef(std::move(t));
+}
 
 } // namespace parsing
 } // namespace spl

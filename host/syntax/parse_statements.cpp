@@ -128,7 +128,7 @@ StmtPtr Parser::parse_statement() {
             return parse_statement();
         }
         if (cur().text == "type" && peek().kind == Tok::Ident && peek(2).kind == Tok::Assign)
-            return skip_block_statement(loc);
+            return parse_type_alias(loc);
         if ((peek().kind == Tok::Str || peek().kind == Tok::RawStr) && peek(2).kind == Tok::Colon)
             return parse_block_call();
         if (peek().kind == Tok::Colon && peek(2).kind == Tok::Newline) return parse_block_call();
@@ -724,6 +724,30 @@ StmtPtr Parser::parse_export() {
     } while (accept(Tok::Comma));
     end_statement();
     return e;
+}
+
+// `type NAME = TYPE`: a shape type (`Tensor<f32, [B, 3, H, W]>`, `Tensor<[B, 10]>?`) is kept for
+// the types written after it in the file; any other alias is accepted and ignored, as before
+// (no static types here).
+StmtPtr Parser::parse_type_alias(SourceLoc loc) {
+    const size_t start = pos_;
+    advance(); // `type`
+    const std::string name(cur().text);
+    advance();
+    advance(); // `=`
+    try {
+        TypePtr t = parse_type_tokens(toks_, pos_);
+        const TypeExpr* inner = t && t->kind == TypeExpr::Kind::Optional ? t->args[0].get() : t.get();
+        if (inner && inner->kind == TypeExpr::Kind::Named && inner->shape && (at(Tok::Newline) || at(Tok::Eof))) {
+            shape_aliases_[name] = std::move(t);
+            accept(Tok::Newline);
+            return std::make_unique<Stmt>(StmtKind::Ignored, loc);
+        }
+    } catch (const ProgramError&) {
+        // not a type this grammar reads: ignored as before
+    }
+    pos_ = start;
+    return skip_block_statement(loc);
 }
 
 // `trait X:` and `type X = Y`: accepted and ignored (no static types here).

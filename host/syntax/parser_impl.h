@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "base/diagnostics.h"
@@ -79,7 +80,8 @@ private:
     StmtPtr parse_extern();
     StmtPtr parse_use(bool is_export);
     StmtPtr parse_export();
-    StmtPtr skip_block_statement(SourceLoc loc); // type alias
+    StmtPtr skip_block_statement(SourceLoc loc); // `trait X:`, and a type alias that is no shape type
+    StmtPtr parse_type_alias(SourceLoc loc);     // `type Images = Tensor<f32, [B, 3, H, W]>`
     void skip_generics();
     StmtPtr parse_block_call(); // describe "x": ..., before_each: ...
 
@@ -112,6 +114,9 @@ private:
     const SourceFile& file_;
     std::vector<StmtPtr> pending_exports_; // from `export fn ...`, appended after the declaration
     NestingCount nesting_;                 // how deep the tree being built is (nesting.h)
+    // Shape-type aliases declared so far in the file (`type NAME = Tensor<...>`): a later type
+    // written as the bare NAME is the alias's type (shape types: host/README.md).
+    std::unordered_map<std::string, TypePtr> shape_aliases_;
 };
 
 inline bool starts_upper(std::string_view s) { return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])); }
