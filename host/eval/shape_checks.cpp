@@ -45,6 +45,10 @@ bool evaluate(const DimExpr& d, const ShapeBindings& bound, int64_t& out) {
     switch (d.kind) {
     case DimExpr::Kind::Size: out = d.size; return true;
     case DimExpr::Kind::Symbol: {
+        if (d.constant && d.constant->is_int()) {
+            out = d.constant->as_int();
+            return true;
+        }
         const ShapeBindings::Binding* b = bound.find(d.name);
         if (!b || b->sizes.size() != 1) return false;
         out = b->sizes[0];
@@ -157,6 +161,11 @@ private:
         case DimExpr::Kind::Any:
         case DimExpr::Kind::Rest: return;
         case DimExpr::Kind::Symbol:
+            if (d.constant && d.constant->is_int()) { // an integer constant of the module
+                if (actual != d.constant->as_int())
+                    fail(at + " but " + quoted(d.name) + " is " + std::to_string(d.constant->as_int()));
+                return;
+            }
             if (const ShapeBindings::Binding* b = bound_.find(d.name)) {
                 if (b->sizes.size() == 1 && b->sizes[0] != actual)
                     fail(at + " but " + quoted(d.name) + " is " + std::to_string(b->sizes[0]) + " from " + b->from);

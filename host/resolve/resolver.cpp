@@ -80,6 +80,8 @@ private:
     // ---- declared types
     const Value* find(const std::string& name) const override; // TypeLookup: a class or enum's global slot
     std::shared_ptr<const TypeSpec> param_spec(const TypeRef& type);
+    void link_shape_constants(const TypeExpr* t);
+    void link_shape_constants(const DimExpr& d);
 
     // ---- functions
     void resolve_function(FnProto& p, FnState* parent, const std::string& qualified);
@@ -192,6 +194,24 @@ const Value* Resolver::find(const std::string& name) const {
 
 // Types repeat (`Tensor` thousands of times in a generated library): each
 // type is compiled once per module (keyed by its canonical text). `Self` depends on the class, so it is not shared.
+// A shape type's symbols named like a global of the module (`val D = 768`): the symbol is that
+// constant while the global holds an integer (eval/shape_checks.h reads it at each check).
+void Resolver::link_shape_constants(const DimExpr& d) {
+    if (d.kind == DimExpr::Kind::Symbol) {
+        if (const int g = m_.find_global(d.name); g >= 0) d.constant = &m_.globals[static_cast<size_t>(g)];
+    } else if (d.kind == DimExpr::Kind::Binary) {
+        link_shape_constants(*d.lhs);
+        link_shape_constants(*d.rhs);
+    }
+}
+
+void Resolver::link_shape_constants(const TypeExpr* t) {
+    if (!t) return;
+    if (t->shape)
+        for (const DimPtr& d : t->shape->dims) link_shape_constants(*d);
+    for (const TypePtr& a : t->args) link_shape_constants(a.get());
+}
+
 std::shared_ptr<const TypeSpec> Resolver::param_spec(const TypeRef& type) {
     if (type.empty()) return untyped_spec();
     const bool shared = type.text.find("Self") == std::string::npos;
@@ -209,11 +229,13 @@ void Resolver::resolve_function(FnProto& p, FnState* parent, const std::string& 
     for (size_t i = 0; i < p.params.size(); ++i) {
         Param& param = p.params[i];
         param.spec = param_spec(param.type);
+        link_shape_constants(param.type.tree.get());
         param.wraps_number = param.rest == Param::Rest::None && param.spec->wraps_number();
         if (param.rest == Param::Rest::Positional) p.rest_positional = static_cast<int>(i);
         if (param.rest == Param::Rest::Named) p.rest_named = static_cast<int>(i);
         if (param.rest != Param::Rest::Named) p.checks_args |= !param.spec->trivial_for_single();
     }
+    link_shape_constants(p.return_type.tree.get());
     FnState st;
     st.parent = parent;
     st.proto = &p;
@@ -424,6 +446,7 @@ void Resolver::resolve_stmt(Stmt& s) {
     case StmtKind::Expr: resolve_expr(*static_cast<ExprStmt&>(s).expr); break;
     case StmtKind::Let: {
         auto& let = static_cast<Let&>(s);
+        link_shape_constants(let.type.tree.get());
         if (let.init) resolve_expr(*let.init);
         declare_pattern(*let.target, let.is_mutable);
         break;

@@ -24,6 +24,7 @@ using TypePtr = std::shared_ptr<const TypeExpr>;
 // One dimension of a shape type (`Tensor<[B, 3, H * W]>`): a size, a symbol (bound per call,
 // like a generic), `_` (any one size), `*name` (any number of dimensions, bound as a whole, as
 // jaxtyping's `*batch`), or `+ - * /` of sizes and symbols.
+class Value;
 struct DimExpr;
 using DimPtr = std::shared_ptr<const DimExpr>;
 struct DimExpr {
@@ -31,6 +32,9 @@ struct DimExpr {
     Kind kind = Kind::Size;
     int64_t size = 0; // Size
     std::string name; // Symbol, Rest
+    // Symbol: the module's global of the same name, set by the resolver; while it holds an
+    // integer the symbol is that constant (`val D = 768` ... `Tensor<[B, D]>`).
+    mutable const Value* constant = nullptr;
     char op = 0;      // Binary: '+', '-', '*' or '/'
     DimPtr lhs, rhs;  // Binary
 };
