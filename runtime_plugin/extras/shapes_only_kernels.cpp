@@ -127,10 +127,11 @@ void run_on_cpu_zeros(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 int64_t register_shapes_only_rules(torch::Library& meta);
 
 int64_t register_shapes_only_kernels() {
+    // Never destroyed: the registrations last as long as the process (a Library's destructor
+    // would deregister them while LibTorch is tearing down). Held here, so not a leak.
+    static torch::Library* lib = nullptr;
     static int64_t registered = [] {
-        // Leaked on purpose: the registrations last as long as the process (a Library's
-        // destructor would deregister them while LibTorch is tearing down).
-        auto* lib = new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::Meta, __FILE__, __LINE__);
+        lib = new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::Meta, __FILE__, __LINE__);
         int64_t count = 0;
         for (const c10::OperatorName& name : c10::Dispatcher::singleton().getAllOpNames()) {
             if (name.name.rfind("aten::", 0) != 0) continue;
