@@ -475,6 +475,7 @@ Value Interpreter::construct(ClassObj* cls, ArgList& args, SourceLoc loc, ArgPla
     FieldSlots fields{{inst->fields.begin()}, cls->decl->init_slots};
     bind_parameters(cls->decl->init, nullptr, args, plan, loc, true, fields);
     inst->dropped = false;
+    if (cls->decl->shape_fields) check_field_shapes(*this, cls->decl->init, inst->fields.begin(), loc);
     return self;
 }
 

@@ -128,6 +128,7 @@ ClassObj* wrap_class(const OneCallBody& w, const FunctionObj& fn) {
     if (!cls->ctor.is_nil() && fn.owner != cls) return nullptr;
     if (w.wrap_checked == cls) return cls;
     if (cls->field_names.empty() || (!w.wrap_field.empty() && w.wrap_field != cls->field_names[0])) return nullptr;
+    if (cls->decl->shape_fields) return nullptr; // construct() checks its fields' shapes
     const auto& fields = cls->decl->init.params;
     for (size_t i = 1; i < fields.size(); ++i)
         if (!fields[i].default_value || !ast::is_literal(*fields[i].default_value) || fields[i].to_float)

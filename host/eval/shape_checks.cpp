@@ -224,6 +224,13 @@ void check_parameter_shapes(Interpreter& in, const ShapeSignature& sig, const as
     c.check_pending();
 }
 
+void check_field_shapes(Interpreter& in, const ast::FnProto& init, const Value* fields, SourceLoc loc) {
+    const auto sig = shape_signature(init);
+    if (!sig) return;
+    ShapeBindings bound;
+    check_parameter_shapes(in, *sig, init, fields, loc, bound);
+}
+
 void check_local_shape(Interpreter& in, const ShapeExpr& shape, const Value& v, const std::string& name, SourceLoc loc,
                        ShapeBindings* bound) {
     ShapeBindings own;

@@ -69,6 +69,11 @@ void check_parameter_shapes(Interpreter& in, const ShapeSignature& sig, const as
 void check_local_shape(Interpreter& in, const ShapeExpr& shape, const Value& v, const std::string& name, SourceLoc loc,
                        ShapeBindings* bound);
 
+// Checks a new instance's fields (`fields[i]`: field i, the class's `init` parameter i) against
+// their shape types, with one binding per symbol across them: `C(...)` of a class declaring
+// `w: Tensor<[D, D]>` and `b: Tensor<[D]>`.
+void check_field_shapes(Interpreter& in, const ast::FnProto& init, const Value* fields, SourceLoc loc);
+
 // Checks a call's result against the return's shape type, with the parameters' bindings.
 void check_result_shape(Interpreter& in, const ShapeSignature& sig, const ast::FnProto& p, const Value& result,
                         SourceLoc loc, ShapeBindings& bound);

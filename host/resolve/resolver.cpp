@@ -400,7 +400,14 @@ void Resolver::resolve_class(ClassDecl& d) {
     for (Param& f : init.params) {
         if (f.default_value) resolve_detached(*f.default_value, d.init_slots);
         init.plain_params = init.plain_params && !f.to_float && (!f.default_value || is_literal(*f.default_value));
+        const TypeExpr* t = f.type.tree.get();
+        if (t && t->kind == TypeExpr::Kind::Optional) t = t->args[0].get();
+        if (t && t->kind == TypeExpr::Kind::Named && t->shape) {
+            d.shape_fields = true;
+            link_shape_constants(f.type.tree.get());
+        }
     }
+    init.plain_params = init.plain_params && !d.shape_fields; // built by construct(), which checks them
     class_name_ = saved;
     resolve_methods(d.methods, d.name);
 }
