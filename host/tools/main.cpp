@@ -3,7 +3,8 @@
 //   splrun [options] FILE.spl [ARGS...]     run a program
 //   splrun [options] test PATH...           run SSpec files (*_spec.spl under each PATH)
 //   splrun [options] doctor                 report what it would load and any mismatch
-//   splrun check [--unknown] FILE.spl...    static checks and the shapes-only run (tools/check.h)
+//   splrun check [--unknown] FILE.spl... [-- ARGS...]
+//                                           static checks and the shapes-only run (tools/check.h)
 //   splrun --nproc-per-node N [launcher flags] [options] FILE.spl [ARGS...]
 //                                           N workers of the rest, as torchrun (tools/launcher.h)
 //
@@ -38,12 +39,13 @@ constexpr const char* kUsage =
     "usage: splrun [options] FILE.spl [ARGS...]\n"
     "       splrun [options] test PATH...\n"
     "       splrun [options] doctor           what it would load, versions, CUDA, mismatches\n"
-    "       splrun check [--unknown] FILE.spl...\n"
+    "       splrun check [--unknown] FILE.spl... [-- ARGS...]\n"
     "                  static checks (integer division into a float: FILE:LINE:COL: warning: ...),\n"
     "                  then a run with every tensor a shape on LibTorch's meta device, no file read,\n"
     "                  nothing printed, and each shape-typed function called with its own size per\n"
     "                  symbol: FILE:LINE:COL: shape error: ... (exit 1); --unknown also says on\n"
-    "                  stderr where a run stopped for want of data (.item(), a file)\n"
+    "                  stderr where a run stopped for want of data (.item(), a file); ARGS are\n"
+    "                  what args() gives the program (its data files are still not read)\n"
     "       splrun --nproc-per-node N [launcher flags] [options] FILE.spl [ARGS...]\n"
     "options:\n"
     "  -L DIR          add a library root (where `use lib.torch...` is looked up)\n"
@@ -200,11 +202,14 @@ int main(int argc, char** argv) {
         job.options.plugin_dirs = paths.plugin_dirs;
         const bool unknown = i + 1 < argc && std::strcmp(argv[i + 1], "--unknown") == 0;
         const int first_file = i + 1 + (unknown ? 1 : 0);
-        if (first_file == argc) {
+        int end = first_file; // the files end at `--`, after which come the program's arguments
+        while (end < argc && std::strcmp(argv[end], "--") != 0) ++end;
+        if (first_file == end) {
             std::fprintf(stderr, "splrun check: no files given\n%s", kUsage);
             return 2;
         }
-        return finish(spl::run_check(std::vector<std::string>(argv + first_file, argv + argc), job.options, unknown));
+        for (int k = end + 1; k < argc; ++k) job.options.program_args.push_back(argv[k]);
+        return finish(spl::run_check(std::vector<std::string>(argv + first_file, argv + end), job.options, unknown));
     }
     if (std::strcmp(argv[i], "doctor") == 0 && i + 1 == argc) {
         job.doctor = true;
