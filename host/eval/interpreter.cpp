@@ -240,7 +240,8 @@ Value Interpreter::run_main(const std::string& path, int& status) {
     if (g >= 0 && m->globals[static_cast<size_t>(g)].is(ObjType::Function)) {
         Value main_fn = m->globals[static_cast<size_t>(g)];
         bool ran = top_level_main_.called == main_fn.as<FunctionObj>()->proto;
-        Value r = ran ? std::move(top_level_main_.result) : call_with(main_fn, {}, main_fn.as<FunctionObj>()->proto->loc);
+        Value r =
+            ran ? std::move(top_level_main_.result) : call_with(main_fn, {}, main_fn.as<FunctionObj>()->proto->loc);
         top_level_main_.result.reset();
         if (r.is_int()) status = static_cast<int>(r.as_int());
         if (r.is(ObjType::Variant) && r.as<VariantObj>()->type == result_ && r.as<VariantObj>()->index == 1)

@@ -17,13 +17,29 @@ const ShapeExpr* shape_of(const TypeExpr* t) {
 
 const char* torch_dtype(const std::string& simple) {
     static const std::pair<const char*, const char*> names[] = {
-        {"f16", "float16"}, {"bf16", "bfloat16"}, {"f32", "float32"},   {"f64", "float64"},
-        {"i8", "int8"},     {"i16", "int16"},     {"i32", "int32"},     {"i64", "int64"},
-        {"u8", "uint8"},    {"bool", "bool"},     {"c64", "complex64"}, {"c128", "complex128"},
+        {"f16", "float16"},
+        {"bf16", "bfloat16"},
+        {"f32", "float32"},
+        {"f64", "float64"},
+        {"i8", "int8"},
+        {"i16", "int16"},
+        {"i32", "int32"},
+        {"i64", "int64"},
+        {"u8", "uint8"},
+        {"bool", "bool"},
+        {"c64", "complex64"},
+        {"c128", "complex128"},
         // the seeds' names (`Tensor<Float32, [Batch, 3, 224, 224]>`)
-        {"Float16", "float16"}, {"BFloat16", "bfloat16"}, {"Float32", "float32"}, {"Float64", "float64"},
-        {"Int8", "int8"},       {"Int16", "int16"},       {"Int32", "int32"},     {"Int64", "int64"},
-        {"UInt8", "uint8"},     {"Bool", "bool"}};
+        {"Float16", "float16"},
+        {"BFloat16", "bfloat16"},
+        {"Float32", "float32"},
+        {"Float64", "float64"},
+        {"Int8", "int8"},
+        {"Int16", "int16"},
+        {"Int32", "int32"},
+        {"Int64", "int64"},
+        {"UInt8", "uint8"},
+        {"Bool", "bool"}};
     for (const auto& [s, t] : names)
         if (simple == s) return t;
     return nullptr;

@@ -70,8 +70,10 @@ bool make_arguments(Interpreter& in, const ModuleObj& m, const ast::FnProto& p, 
                 for (int64_t k : bound.find(d->name)->sizes) sizes.push_back(Value::integer(k));
                 continue;
             }
-            if (d->kind == DimExpr::Kind::Any) n = fresh();
-            else if (!evaluate(*d, bound, n)) return false;
+            if (d->kind == DimExpr::Kind::Any)
+                n = fresh();
+            else if (!evaluate(*d, bound, n))
+                return false;
             if (n <= 0) return false; // a size not whole, or none left to choose
             sizes.push_back(Value::integer(n));
         }

@@ -481,7 +481,7 @@ struct ClassDecl : Stmt {
     // evaluated detached from the call (it reads no other field), in `init_slots` slots.
     FnProto init;
     std::vector<std::unique_ptr<FnProto>> methods;
-    uint32_t init_slots = 0; // slots field defaults need while evaluated
+    uint32_t init_slots = 0;   // slots field defaults need while evaluated
     bool shape_fields = false; // a field has a shape type (`w: Tensor<[D, D]>`): checked at `C(...)`
     Value* global = nullptr;
 };

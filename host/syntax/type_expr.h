@@ -35,8 +35,8 @@ struct DimExpr {
     // Symbol: the module's global of the same name, set by the resolver; while it holds an
     // integer the symbol is that constant (`val D = 768` ... `Tensor<[B, D]>`).
     mutable const Value* constant = nullptr;
-    char op = 0;      // Binary: '+', '-', '*' or '/'
-    DimPtr lhs, rhs;  // Binary
+    char op = 0;     // Binary: '+', '-', '*' or '/'
+    DimPtr lhs, rhs; // Binary
 };
 
 // The `<...>` of a shape type: `Tensor<f32, [B, 10]>` (the dtype is optional).

@@ -43,8 +43,8 @@ int run_check(const std::vector<std::string>& files, const HostOptions& options,
         if (!shapes.findings.empty() && status == 0) status = 1;
         if (unknown)
             for (const std::string& u : shapes.unknown)
-                std::fprintf(stderr, "note: the shapes-only run of %s stopped (not checked past it): %s\n", path.c_str(),
-                             u.c_str());
+                std::fprintf(stderr, "note: the shapes-only run of %s stopped (not checked past it): %s\n",
+                             path.c_str(), u.c_str());
     }
     std::fflush(stdout);
     return status;

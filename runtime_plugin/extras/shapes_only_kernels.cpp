@@ -31,19 +31,31 @@ constexpr int64_t kMaxElements = int64_t(1) << 27;
 
 // Operators whose results' sizes (or values returned as numbers) are the data's.
 constexpr std::array<std::string_view, 16> kDataDependent = {
-    "aten::nonzero",     "aten::nonzero_static", "aten::argwhere",       "aten::masked_select",
-    "aten::unique",      "aten::_unique",        "aten::_unique2",       "aten::unique_consecutive",
-    "aten::unique_dim",  "aten::bincount",       "aten::_local_scalar_dense", "aten::repeat_interleave",
-    "aten::equal",       "aten::is_nonzero",     "aten::allclose",       "aten::histc",
+    "aten::nonzero",
+    "aten::nonzero_static",
+    "aten::argwhere",
+    "aten::masked_select",
+    "aten::unique",
+    "aten::_unique",
+    "aten::_unique2",
+    "aten::unique_consecutive",
+    "aten::unique_dim",
+    "aten::bincount",
+    "aten::_local_scalar_dense",
+    "aten::repeat_interleave",
+    "aten::equal",
+    "aten::is_nonzero",
+    "aten::allclose",
+    "aten::histc",
 };
 
 // The operators extras/shapes_only_rules.cpp gives a rule of their own (by name, every overload
 // named there: `where.self` only).
 bool has_shape_rule(const c10::OperatorName& name) {
-    for (std::string_view n : {"aten::convolution", "aten::convolution_backward", "aten::native_batch_norm",
-                               "aten::native_batch_norm_backward", "aten::native_layer_norm",
-                               "aten::native_layer_norm_backward", "aten::relu", "aten::index_select",
-                               "aten::embedding_dense_backward"})
+    for (std::string_view n :
+         {"aten::convolution", "aten::convolution_backward", "aten::native_batch_norm",
+          "aten::native_batch_norm_backward", "aten::native_layer_norm", "aten::native_layer_norm_backward",
+          "aten::relu", "aten::index_select", "aten::embedding_dense_backward"})
         if (name.name == n && name.overload_name.empty()) return true;
     return name.name == "aten::where" && name.overload_name == "self";
 }
@@ -158,7 +170,8 @@ extern "C" {
 // How many operators a shapes-only run gives the zeros fallback above (0 in a normal run, which
 // registers nothing): the count `splrun check`'s documentation reports.
 SPL_TORCH_EXPORT int64_t rt_torch_shapes_only_fallbacks(void) {
-    return spl::guarded<int64_t>(__func__, [&] { return spl::shapes_only() ? spl::register_shapes_only_kernels() : 0; });
+    return spl::guarded<int64_t>(__func__,
+                                 [&] { return spl::shapes_only() ? spl::register_shapes_only_kernels() : 0; });
 }
 
 } // extern "C"

@@ -38,13 +38,13 @@ at::Tensor convolution_meta(const at::Tensor& input, const at::Tensor& weight, c
                             at::IntArrayRef output_padding, int64_t groups) {
     std::vector<int64_t> empty_batch = input.sizes().vec();
     if (empty_batch.empty()) // no batch to empty: the CPU path states what is wrong
-        return at::convolution(cpu_zeros(input), cpu_zeros(weight), cpu_zeros(bias),
-                               stride, padding, dilation, transposed, output_padding, groups)
+        return at::convolution(cpu_zeros(input), cpu_zeros(weight), cpu_zeros(bias), stride, padding, dilation,
+                               transposed, output_padding, groups)
             .to(c10::kMeta);
     empty_batch[0] = 0;
-    const at::Tensor shaped = at::convolution(at::zeros(empty_batch, input.options().device(c10::kCPU)), cpu_zeros(weight),
-                                              cpu_zeros(bias), stride, padding, dilation,
-                                              transposed, output_padding, groups);
+    const at::Tensor shaped =
+        at::convolution(at::zeros(empty_batch, input.options().device(c10::kCPU)), cpu_zeros(weight), cpu_zeros(bias),
+                        stride, padding, dilation, transposed, output_padding, groups);
     std::vector<int64_t> sizes = shaped.sizes().vec();
     sizes[0] = input.size(0);
     return at::empty(sizes, input.options().device(c10::kMeta));
@@ -87,9 +87,10 @@ at::Tensor meta_like(const at::Tensor& t, at::IntArrayRef sizes) {
     return at::empty(sizes, t.options().device(c10::kMeta));
 }
 
-std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_meta(const at::Tensor& input, at::IntArrayRef normalized_shape,
-                                                              const c10::optional<at::Tensor>& weight,
-                                                              const c10::optional<at::Tensor>& bias, double) {
+std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_meta(const at::Tensor& input,
+                                                               at::IntArrayRef normalized_shape,
+                                                               const c10::optional<at::Tensor>& weight,
+                                                               const c10::optional<at::Tensor>& bias, double) {
     const at::Tensor w = weight ? *weight : at::Tensor(), b = bias ? *bias : at::Tensor();
     at::native::_check_layer_norm_inputs(input, normalized_shape, w, b); // PyTorch's messages
     const int64_t axis = input.dim() - static_cast<int64_t>(normalized_shape.size());
@@ -129,7 +130,8 @@ at::Tensor index_select_meta(const at::Tensor& self, int64_t dim, const at::Tens
     return meta_like(self, sizes);
 }
 
-at::Tensor embedding_backward_meta(const at::Tensor& grad_output, const at::Tensor&, int64_t num_weights, int64_t, bool) {
+at::Tensor embedding_backward_meta(const at::Tensor& grad_output, const at::Tensor&, int64_t num_weights, int64_t,
+                                   bool) {
     return meta_like(grad_output, {num_weights, grad_output.size(-1)});
 }
 

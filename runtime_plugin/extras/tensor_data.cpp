@@ -56,8 +56,8 @@ int64_t make_tensor(const void* data, int64_t n, size_t value_bytes, SplI64Array
     const int64_t bytes = checked_multiply(n, static_cast<int64_t>(value_bytes), "data");
     if (n > 0) std::memcpy(host.data_ptr(), data, static_cast<size_t>(bytes));
     // "" asks for the default; NULL is no text at all (spl_plugin.h), an error.
-    const auto where =
-        !spl::required_text(device, "device").empty() ? spl::parse_device(device) : spl::made_on(c10::Device(c10::kCPU));
+    const auto where = !spl::required_text(device, "device").empty() ? spl::parse_device(device)
+                                                                     : spl::made_on(c10::Device(c10::kCPU));
     at::Tensor result = host.to(where, target);
     if (requires_grad) result.requires_grad_(true);
     return spl::new_handle(std::move(result));
