@@ -14,8 +14,8 @@ A test token is spec:PATH (`splrun test PATH`, from the repository root, SIMPLE_
 meson:NAME (that test's command, environment and folder from build/meson-info, run directly, SIMPLE_LIB=LIB where it names the source tree's lib:
 `meson test` would rewrite build/meson-logs, which scripts/test.sh reads for its totals) or
 plugin:CASES (the plugin suite's binary with -tc=CASES; plugin:!CASES: all but those, -tce).
-A spec of tests/spl, nn, optim or data runs in a copy of its folder under WORK with its fixtures
-made on this machine (fresh_spec); data's from above a `tests` folder holding the copy (its
+A spec of tests/spl, nn, optim, data, distributions, amp or vision runs in a copy of its folder
+under WORK with its fixtures made on this machine (fresh_spec); data's from above a `tests` folder holding the copy (its
 specs read tests/data/files/...).
 """
 import fnmatch
@@ -29,7 +29,7 @@ import sys
 KEYS = ("id", "file", "find", "replace", "tests", "what")
 TEST_TIMEOUT_S = 600
 LIST_BROKEN = 86  # run-test's status for a token that names no test (a failing test gives another)
-FRESH_FOLDERS = ("spl", "nn", "optim", "data", "distributions")  # tests/meson.build: the suites run by fresh_fixtures.py
+FRESH_FOLDERS = ("spl", "nn", "optim", "data", "distributions", "amp", "vision")  # tests/meson.build: run by fresh_fixtures.py
 
 
 def parse(path):
