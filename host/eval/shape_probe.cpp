@@ -19,9 +19,19 @@ constexpr int64_t kSymbolSizes[] = {96, 160, 224, 352, 416, 544, 608, 736, 928, 
 struct Probe {
     Value fn; // a function, or a method bound to an instance made for the probe
     const ast::FnProto* proto;
+    std::shared_ptr<const ShapeSignature> sig;
 };
 
+// The function's shape types when every parameter has one (what a probe can make arguments for).
+std::shared_ptr<const ShapeSignature> all_params_shaped(const ast::FnProto& p) {
+    auto sig = p.params.empty() ? nullptr : shape_signature(p);
+    return sig && sig->params.size() == p.params.size() ? sig : nullptr;
+}
+
+// The symbols the probe chooses sizes for: not those the resolver linked to an integer constant
+// of the module (DimExpr::constant), which evaluate() reads as that constant.
 void collect_symbols(const DimExpr& d, std::vector<std::string>& out) {
+    if (d.kind == DimExpr::Kind::Symbol && d.constant && d.constant->is_int()) return;
     if (d.kind == DimExpr::Kind::Symbol || d.kind == DimExpr::Kind::Rest) {
         if (std::find(out.begin(), out.end(), d.name) == out.end()) out.push_back(d.name);
     } else if (d.kind == DimExpr::Kind::Binary) {
@@ -52,12 +62,10 @@ bool make_arguments(Interpreter& in, const ModuleObj& m, const ast::FnProto& p, 
     size_t next = 0;
     auto fresh = [&]() -> int64_t { return next < std::size(kSymbolSizes) ? kSymbolSizes[next++] : -1; };
     for (const std::string& s : symbols) {
-        const int g = m.find_global(s);
-        const bool constant = g >= 0 && m.globals[static_cast<size_t>(g)].is_int();
-        const int64_t size = constant ? m.globals[static_cast<size_t>(g)].as_int() : fresh();
+        const int64_t size = fresh();
         if (size < 0) return false;
         bound.bind(s, {size}, "");
-        if (!constant) sizes_text += (sizes_text.empty() ? "" : ", ") + s + " = " + std::to_string(size);
+        sizes_text += (sizes_text.empty() ? "" : ", ") + s + " = " + std::to_string(size);
     }
     for (size_t i = 0; i < sig.params.size(); ++i) {
         const ShapeExpr& shape = *sig.params[i].shape;
@@ -112,8 +120,8 @@ std::vector<ProbeFailure> probe_shape_functions(Interpreter& in, const ModuleObj
         auto consider = [&](const Value& f) {
             if (!f.is(ObjType::Function)) return;
             const ast::FnProto* p = f.as<FunctionObj>()->proto;
-            if (p->is_method || p->params.empty() || !in_file(p, m)) return;
-            probes.push_back(Probe{f, p});
+            if (p->is_method || !in_file(p, m)) return;
+            if (auto sig = all_params_shaped(*p)) probes.push_back(Probe{f, p, std::move(sig)});
         };
         if (v.is(ObjType::Overloads))
             for (const Value& f : v.as<OverloadSetObj>()->fns) consider(f);
@@ -127,23 +135,21 @@ std::vector<ProbeFailure> probe_shape_functions(Interpreter& in, const ModuleObj
         for (const auto& [method_name, method] : v.as<ClassObj>()->methods) {
             if (!method.is(ObjType::Function)) continue;
             const ast::FnProto* p = method.as<FunctionObj>()->proto;
-            const auto sig = p->params.empty() ? nullptr : shape_signature(*p);
-            if (!sig || sig->params.size() != p->params.size()) continue;
+            auto sig = all_params_shaped(*p);
+            if (!sig) continue;
             if (instance.is_nil()) instance = probe_instance(in, v);
             if (instance.is_nil()) break;
-            probes.push_back(Probe{Value(new BoundMethodObj(instance, method)), p});
+            probes.push_back(Probe{Value(new BoundMethodObj(instance, method)), p, std::move(sig)});
         }
     }
     std::sort(probes.begin(), probes.end(),
               [](const Probe& a, const Probe& b) { return a.proto->loc.line < b.proto->loc.line; });
     std::vector<ProbeFailure> failures;
     for (const Probe& probe : probes) {
-        const auto sig = shape_signature(*probe.proto);
-        if (!sig || sig->params.size() != probe.proto->params.size()) continue; // every parameter shape-typed
         std::vector<Value> args;
         std::string sizes;
         try {
-            if (!make_arguments(in, m, *probe.proto, *sig, args, sizes)) continue;
+            if (!make_arguments(in, m, *probe.proto, *probe.sig, args, sizes)) continue;
             ArgList list{args.data(), static_cast<int>(args.size())};
             in.call(probe.fn, list, probe.proto->loc);
         } catch (const ProgramError& e) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Runs meta_vs_cpu.spl twice, on CPU tensors and in a shapes-only run (SPL_TORCH_SHAPES_ONLY=1,
-every tensor on meta), and checks that both exit 0 and print the same lines (each a name, a shape
-and a dtype), at least MIN_LINES of them: the shapes `splrun check` reasons with are the ones a
-run computes.
+every tensor on meta), and checks that both exit 0, that the first line says each run's device
+(`device: cpu`, `device: meta`: the shapes-only run must really be on meta, or the comparison
+compares a run with itself), and that the rest are the same lines (each a name, a shape and a
+dtype), at least MIN_LINES of them: the shapes `splrun check` reasons with are a run's.
 
     check_meta_vs_cpu.py SPLRUN PROGRAM
 
@@ -38,6 +39,12 @@ def main(argv):
             print(f"FAIL the {label} run exits {rc}:\n{err}")
             failed += 1
     cpu, meta = results["cpu"], results["meta"]
+    for label, lines in (("cpu", cpu), ("meta", meta)):
+        first = lines[0] if lines else ""
+        if first != f"device: {label}":
+            print(f"FAIL the {label} run's first line is '{first}', not 'device: {label}'")
+            failed += 1
+    cpu, meta = cpu[1:], meta[1:]
     if len(cpu) < MIN_LINES:
         print(f"FAIL the cpu run printed {len(cpu)} lines (at least {MIN_LINES})")
         failed += 1
